@@ -1,0 +1,2 @@
+/** Sonde collector. */
+package io.sonde.collector;

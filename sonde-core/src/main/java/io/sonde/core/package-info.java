@@ -1,0 +1,2 @@
+/** Sonde core. */
+package io.sonde.core;

@@ -1,0 +1,150 @@
+package io.sonde.format;
+
+/**
+ * Constants of the Sonde binary format, version 1.0. The normative description is
+ * {@code docs/format.md}; this class and that document must agree. All multi-byte values are
+ * little-endian.
+ */
+public final class Format {
+    private Format() {}
+
+    // ---- stream header: written once at the start of every file segment and every TCP connection
+    /** The 8 magic bytes opening every stream (PNG-style: high bit, "SONDE", CR LF). */
+    public static final byte[] STREAM_MAGIC = {(byte) 0x89, 'S', 'O', 'N', 'D', 'E', 0x0D, 0x0A};
+    public static final int MAJOR_VERSION = 1;
+    public static final int MINOR_VERSION = 0;
+    /** magic (8) + u16 major + u16 minor. */
+    public static final int STREAM_HEADER_BYTES = 12;
+
+    // ---- frame header
+    /** u32 at offset 0 of every frame: the bytes 'S','N','D','F'. */
+    public static final int FRAME_MAGIC = 0x46444E53;
+    public static final int FRAME_OFF_MAGIC = 0;
+    public static final int FRAME_OFF_LENGTH = 4; // u32 total frame bytes, header included
+    public static final int FRAME_OFF_CRC = 8; // u32 CRC-32C of frame bytes [12, length)
+    public static final int FRAME_OFF_TYPE = 12; // u8
+    public static final int FRAME_OFF_FLAGS = 13; // u8, 0 in 1.0
+    public static final int FRAME_OFF_HEADER_LENGTH = 14; // u16, offset of the payload
+    public static final int FRAME_OFF_AGENT_MSB = 16; // u64
+    public static final int FRAME_OFF_AGENT_LSB = 24; // u64
+    public static final int FRAME_OFF_SEQUENCE = 32; // u64
+    public static final int FRAME_OFF_WALL_NANOS = 40; // i64 ns since the Unix epoch
+    public static final int FRAME_OFF_MONO_NANOS = 48; // i64 System.nanoTime() at the same instant
+    public static final int FRAME_OFF_PID = 56; // u32
+    public static final int FRAME_OFF_HOST_LENGTH = 60; // u16
+    public static final int FRAME_OFF_HOST = 62; // host name, UTF-8
+    public static final int FRAME_FIXED_HEADER_BYTES = 62;
+    /** Readers refuse frames longer than this as corrupt. */
+    public static final int MAX_FRAME_BYTES = 64 << 20;
+
+    public static final byte FRAME_DATA = 1;
+    public static final byte FRAME_TRAILER = 2;
+    public static final byte FRAME_SEGMENT_END = 3;
+
+    // ---- blocks inside a DATA frame payload: u64 thread id, u32 byte length, records
+    public static final int BLOCK_HEADER_BYTES = 12;
+    /** Thread id of the registry block, which holds only definition records. */
+    public static final long REGISTRY_THREAD_ID = 0L;
+
+    // ---- records in thread blocks (u8 type first, then the fields listed)
+    /** u32 probe id, i64 time. */
+    public static final byte ENTER = 0x01;
+    /** u32 probe id, i64 time. */
+    public static final byte EXIT = 0x02;
+    /** u32 probe id, i64 time, u32 exception class string id. */
+    public static final byte EXIT_EXCEPTION = 0x03;
+    /** u32 probe id, i64 time, i64 thread CPU time. */
+    public static final byte ENTER_CPU = 0x04;
+    /** u32 probe id, i64 time, i64 thread CPU time. */
+    public static final byte EXIT_CPU = 0x05;
+    /** u32 probe id, i64 time, i64 thread CPU time, u32 exception class string id. */
+    public static final byte EXIT_EXCEPTION_CPU = 0x06;
+    /** u32 event type id, i64 time, then the fields of the event type, fixed size. */
+    public static final byte EVENT = 0x07;
+    /** i64 trace id, i64 parent trace id (0: none), i32 parent order index (-1: none). */
+    public static final byte TRACE_START = 0x08;
+    /** u32 number of data records this thread dropped just before this point. */
+    public static final byte GAP = 0x09;
+
+    public static final int ENTER_BYTES = 13;
+    public static final int EXIT_BYTES = 13;
+    public static final int EXIT_EXCEPTION_BYTES = 17;
+    public static final int ENTER_CPU_BYTES = 21;
+    public static final int EXIT_CPU_BYTES = 21;
+    public static final int EXIT_EXCEPTION_CPU_BYTES = 25;
+    /** Fixed part of an EVENT record; the fields follow. */
+    public static final int EVENT_HEADER_BYTES = 13;
+    public static final int TRACE_START_BYTES = 21;
+    public static final int GAP_BYTES = 5;
+
+    // ---- definition records in the registry block
+    /** u32 probe id, str name, str signature. */
+    public static final byte PROBE_DEF = (byte) 0x81;
+    /** u32 string id, str value. */
+    public static final byte STRING_DEF = (byte) 0x82;
+    /** u64 thread id, str thread name. */
+    public static final byte THREAD_DEF = (byte) 0x83;
+    /** u32 event type id, str name, u8 field count, then per field: u8 field type, str name. */
+    public static final byte EVENT_DEF = (byte) 0x84;
+
+    // ---- field types of custom events
+    public static final byte FIELD_BOOLEAN = 1; // 1 byte, 0 or 1
+    public static final byte FIELD_INT = 2; // i32
+    public static final byte FIELD_LONG = 3; // i64
+    public static final byte FIELD_DOUBLE = 4; // IEEE 754 binary64
+    public static final byte FIELD_STRING = 5; // u32 string id
+
+    /** Encoded size of one field value of the given type, or -1 if the type is unknown. */
+    public static int fieldBytes(byte fieldType) {
+        switch (fieldType) {
+            case FIELD_BOOLEAN:
+                return 1;
+            case FIELD_INT:
+            case FIELD_STRING:
+                return 4;
+            case FIELD_LONG:
+            case FIELD_DOUBLE:
+                return 8;
+            default:
+                return -1;
+        }
+    }
+
+    /**
+     * Size of a fixed-size thread-block record of the given type, or -1 for EVENT (whose size
+     * depends on its event type) and for unknown types.
+     */
+    public static int fixedRecordBytes(byte type) {
+        switch (type) {
+            case ENTER:
+                return ENTER_BYTES;
+            case EXIT:
+                return EXIT_BYTES;
+            case EXIT_EXCEPTION:
+                return EXIT_EXCEPTION_BYTES;
+            case ENTER_CPU:
+                return ENTER_CPU_BYTES;
+            case EXIT_CPU:
+                return EXIT_CPU_BYTES;
+            case EXIT_EXCEPTION_CPU:
+                return EXIT_EXCEPTION_CPU_BYTES;
+            case TRACE_START:
+                return TRACE_START_BYTES;
+            case GAP:
+                return GAP_BYTES;
+            default:
+                return -1;
+        }
+    }
+
+    /** True for the records counted as produced/written/dropped: enter, exit and event records. */
+    public static boolean isDataRecord(byte type) {
+        return type >= ENTER && type <= EVENT;
+    }
+
+    // ---- trailer payload: u64 produced, u64 written, u32 n, n x (u8 reason, u64 count)
+    public static final byte DROP_BUFFER_FULL = 1;
+    public static final byte DROP_CLOSED = 2;
+    public static final byte DROP_NO_BUFFER = 3;
+    public static final byte DROP_WRITER_FAILED = 4;
+}

@@ -1,0 +1,2 @@
+/** Sonde sim. */
+package io.sonde.sim;
