@@ -1,0 +1,146 @@
+package io.sonde.format.testing;
+
+import static io.sonde.format.testing.RecordBytes.str;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The scenarios of the golden files in {@code src/test/resources/golden/}, built with the
+ * test-side encoder. {@code golden/README.md} describes the same scenarios in prose; keep both in
+ * step. To regenerate the files after a deliberate format change, run GoldenFilesTest with
+ * {@code -Dsonde.golden.write=<dir>}.
+ */
+public final class GoldenScenarios {
+    private GoldenScenarios() {}
+
+    // ---- minimal.sonde
+    public static final UUID MINIMAL_AGENT = UUID.fromString("01234567-89ab-cdef-fedc-ba9876543210");
+    public static final String MINIMAL_HOST = "host-a";
+    public static final int MINIMAL_PID = 4242;
+    public static final long MINIMAL_WALL = 1_763_800_000_000_000_000L;
+    public static final long MINIMAL_MONO = 5_000_000_000L;
+
+    public static byte[] minimal() {
+        long w = MINIMAL_WALL;
+        long m = MINIMAL_MONO;
+        return new StreamBytes(MINIMAL_AGENT, MINIMAL_HOST, MINIMAL_PID)
+                .data(0, w, m,
+                        0L, new RecordBytes().probeDef(1, "com.example.Shop.checkout", "(I)V"))
+                .data(1, w + 1_000_000, m + 1_000_000,
+                        0L, new RecordBytes().threadDef(1, "main"),
+                        1L, new RecordBytes()
+                                .traceStart(0x1_0000_0001L, 0, -1)
+                                .enter(1, m + 100_000)
+                                .exit(1, m + 350_000))
+                .trailer(2, w + 2_000_000, m + 2_000_000, 2, 2)
+                .toBytes();
+    }
+
+    // ---- full.sonde
+    public static final UUID FULL_AGENT = UUID.fromString("5f0e2c1a-7b3d-4e9f-8a6c-0123456789ab");
+    public static final String FULL_HOST = "host-b.example";
+    public static final int FULL_PID = 31337;
+    public static final long FULL_WALL = 1_763_800_100_000_000_000L;
+    public static final long FULL_MONO = 9_000_000_000L;
+
+    public static byte[] full() {
+        long w = FULL_WALL;
+        long m = FULL_MONO;
+        return new StreamBytes(FULL_AGENT, FULL_HOST, FULL_PID)
+                .data(0, w, m,
+                        0L, new RecordBytes()
+                                .probeDef(1, "com.example.Shop.checkout", "(I)V")
+                                .probeDef(2, "com.example.Shop.price", "(Ljava/lang/String;)J")
+                                .probeDef(3, "com.example.Db.query", "()Ljava/util/List;")
+                                .stringDef(1, "java.io.IOException")
+                                .stringDef(2, "java.lang.IllegalStateException")
+                                .stringDef(3, "eu-west")
+                                .eventDef(1, "order", 1, "paid", 2, "items", 3, "cents", 4, "weight", 5, "region")
+                                .eventDef(2, "tick"))
+                .data(1, w + 1_000_000, m + 1_000_000,
+                        0L, new RecordBytes().threadDef(1, "main").threadDef(17, "worker-\u00fc"),
+                        1L, new RecordBytes()
+                                .traceStart(0x1_0000_0001L, 0, -1)
+                                .enter(1, m + 10_000)
+                                .enterCpu(2, m + 20_000, 700_000)
+                                .exitCpu(2, m + 30_000, 705_000)
+                                .enter(3, m + 40_000)
+                                .exitException(3, m + 50_000, 1)
+                                .event(1, m + 55_000, true, 3, 1999L, 2.5, str(3)),
+                        17L, new RecordBytes()
+                                .traceStart(0x2_0000_0001L, 0x1_0000_0001L, 1)
+                                .enterCpu(3, m + 60_000, 2_000_000)
+                                .exitExceptionCpu(3, m + 70_000, 2_004_000, 2)
+                                .gap(4)
+                                .event(2, m + 80_000))
+                .data(2, w + 2_000_000, m + 2_000_000,
+                        17L, new RecordBytes()
+                                .traceStart(0x2_0000_0002L, 0, -1)
+                                .enter(1, m + 1_100_000)
+                                .event(1, m + 1_150_000, false, Integer.MIN_VALUE, Long.MAX_VALUE, -0.125, str(3))
+                                .exit(1, m + 1_200_000),
+                        1L, new RecordBytes()
+                                .exit(1, m + 1_300_000))
+                .trailer(3, w + 3_000_000, m + 3_000_000, 17, 13, 1, 4L)
+                .toBytes();
+    }
+
+    // ---- rolled/ (two segments)
+    public static final UUID ROLLED_AGENT = UUID.fromString("c0ffee00-0000-4000-8000-00000000beef");
+    public static final String ROLLED_HOST = "host-c";
+    public static final int ROLLED_PID = 7;
+    public static final long ROLLED_WALL = 1_763_800_200_000_000_000L;
+    public static final long ROLLED_MONO = 20_000_000_000L;
+
+    /** File name of a segment of the rolled scenario. */
+    public static String rolledName(int segment) {
+        return String.format("sonde-%s-%06d.sonde", ROLLED_AGENT, segment);
+    }
+
+    /** The two segments, in order, keyed by file name. */
+    public static Map<String, byte[]> rolled() {
+        long w = ROLLED_WALL;
+        long m = ROLLED_MONO;
+        byte[] s0 = new StreamBytes(ROLLED_AGENT, ROLLED_HOST, ROLLED_PID)
+                .data(0, w, m,
+                        0L, new RecordBytes()
+                                .probeDef(1, "com.example.Job.run", "()V")
+                                .stringDef(1, "java.lang.RuntimeException"))
+                .data(1, w + 1_000_000, m + 1_000_000,
+                        0L, new RecordBytes().threadDef(5, "pool-1-thread-1"),
+                        5L, new RecordBytes()
+                                .traceStart(0x5_0000_0001L, 0, -1)
+                                .enter(1, m + 100_000))
+                .segmentEnd(2, w + 2_000_000, m + 2_000_000, 1)
+                .toBytes();
+        byte[] s1 = new StreamBytes(ROLLED_AGENT, ROLLED_HOST, ROLLED_PID)
+                .data(3, w + 3_000_000, m + 3_000_000,
+                        0L, new RecordBytes()
+                                .probeDef(1, "com.example.Job.run", "()V")
+                                .stringDef(1, "java.lang.RuntimeException")
+                                .threadDef(5, "pool-1-thread-1"))
+                .data(4, w + 4_000_000, m + 4_000_000,
+                        5L, new RecordBytes()
+                                .exitException(1, m + 3_500_000, 1)
+                                .traceStart(0x5_0000_0002L, 0, -1)
+                                .enter(1, m + 3_600_000)
+                                .exit(1, m + 3_700_000))
+                .trailer(5, w + 5_000_000, m + 5_000_000, 4, 4)
+                .toBytes();
+        Map<String, byte[]> files = new LinkedHashMap<>();
+        files.put(rolledName(0), s0);
+        files.put(rolledName(1), s1);
+        return files;
+    }
+
+    /** Every golden file: path relative to golden/ mapped to its bytes. */
+    public static Map<String, byte[]> all() {
+        Map<String, byte[]> files = new LinkedHashMap<>();
+        files.put("minimal.sonde", minimal());
+        files.put("full.sonde", full());
+        rolled().forEach((name, bytes) -> files.put("rolled/" + name, bytes));
+        return files;
+    }
+}
