@@ -1,0 +1,272 @@
+package io.sonde.format.read;
+
+import io.sonde.format.Format;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.zip.CRC32C;
+
+/**
+ * Reads the envelope of a Sonde stream from an {@link InputStream}: the stream header, then
+ * whole frames, each checked for magic, length range, CRC-32C and header consistency, without
+ * decoding any record (the "flat-rate envelope": a receiver can verify and store frames at the
+ * cost of a CRC). Used by the record reader for files and by the collector for TCP connections.
+ *
+ * <p>One reusable buffer holds the current frame. It grows only as bytes actually arrive (at most
+ * doubling), so a corrupt length field cannot make it allocate more than twice what the input
+ * really holds, and never more than {@link Format#MAX_FRAME_BYTES}.
+ *
+ * <p>Reads are resumable: if the underlying stream throws an {@link java.io.InterruptedIOException}
+ * (a socket read timeout), the bytes read so far are kept and the next call continues the same
+ * stream header or frame.
+ */
+public final class FrameInput implements Closeable {
+    private static final int INITIAL_BUFFER = 64 * 1024;
+
+    private final InputStream in;
+    private final String source;
+    private final FrameHeader header;
+    private byte[] buf = new byte[INITIAL_BUFFER];
+    /** Bytes of the current unit (stream header or frame) held in buf. */
+    private int filled;
+    /** Absolute offset of the current unit's first byte. */
+    private long unitStart;
+    private boolean streamHeaderRead;
+    private int major = -1;
+    private int minor = -1;
+    /** Length of the current frame once its first 12 bytes passed the checks, else -1. */
+    private int frameLength = -1;
+    /** True while buf holds a complete, verified frame (until the next call). */
+    private boolean frameReady;
+    private final CRC32C crc = new CRC32C();
+
+    /**
+     * @param in the stream, positioned at the stream header
+     * @param source what to call the input in error messages (a path, or ip:port of a peer)
+     */
+    public FrameInput(InputStream in, String source) {
+        this.in = in;
+        this.source = source;
+        this.header = new FrameHeader();
+    }
+
+    /**
+     * Reads and checks the 12-byte stream header (magic, major version). Returns false if the input
+     * ended before its first byte; throws {@link FormatException} on a bad header or on an input
+     * that ends inside it. The magic is checked byte by byte as bytes arrive, so garbage is
+     * recognised at once even if the sender then goes quiet.
+     */
+    public boolean readStreamHeader() throws IOException {
+        if (streamHeaderRead) {
+            throw new IllegalStateException("stream header already read");
+        }
+        int magicLength = Format.STREAM_MAGIC.length;
+        while (filled < Format.STREAM_HEADER_BYTES) {
+            int n = in.read(buf, filled, Format.STREAM_HEADER_BYTES - filled);
+            if (n < 0) {
+                if (filled == 0) {
+                    return false;
+                }
+                throw error(unitStart + filled, FormatProblem.TRUNCATED,
+                        "input ended inside the 12-byte stream header after " + filled + " bytes");
+            }
+            for (int i = filled; i < Math.min(filled + n, magicLength); i++) {
+                if (buf[i] != Format.STREAM_MAGIC[i]) {
+                    throw error(unitStart + i, FormatProblem.BAD_MAGIC,
+                            "not a Sonde stream: bad magic byte 0x" + hex2(buf[i]) + " (expected 0x" + hex2(Format.STREAM_MAGIC[i]) + ")");
+                }
+            }
+            filled += n;
+        }
+        major = LittleEndian.u16(buf, 8);
+        minor = LittleEndian.u16(buf, 10);
+        if (major != Format.MAJOR_VERSION) {
+            throw error(unitStart + 8, FormatProblem.UNSUPPORTED_VERSION,
+                    "unsupported format version " + major + "." + minor + " (this reader reads major version " + Format.MAJOR_VERSION + ")");
+        }
+        streamHeaderRead = true;
+        unitStart += Format.STREAM_HEADER_BYTES;
+        filled = 0;
+        return true;
+    }
+
+    /**
+     * Reads the next whole frame and checks it. Returns false at a clean end of input (exactly at a
+     * frame boundary). Throws {@link FormatException} for a bad frame or an input that ends inside
+     * a frame; the offset is then the absolute offset of the problem.
+     */
+    public boolean nextFrame() throws IOException {
+        if (!streamHeaderRead) {
+            throw new IllegalStateException("read the stream header first");
+        }
+        if (frameReady) {
+            unitStart += frameLength;
+            filled = 0;
+            frameLength = -1;
+            frameReady = false;
+        }
+        if (frameLength < 0) {
+            if (!fill(4)) {
+                return endOfInput();
+            }
+            int magic = LittleEndian.i32(buf, Format.FRAME_OFF_MAGIC);
+            if (magic != Format.FRAME_MAGIC) {
+                throw error(unitStart, FormatProblem.BAD_FRAME_MAGIC,
+                        "expected a frame (magic 'SNDF'), found bytes " + hexBytes(buf, 0, 4));
+            }
+            if (!fill(Format.FRAME_OFF_TYPE)) {
+                return endOfInput();
+            }
+            long length = LittleEndian.u32(buf, Format.FRAME_OFF_LENGTH);
+            if (length < Format.FRAME_FIXED_HEADER_BYTES || length > Format.MAX_FRAME_BYTES) {
+                throw error(unitStart + Format.FRAME_OFF_LENGTH, FormatProblem.BAD_FRAME_LENGTH,
+                        "frame length " + length + " out of range [" + Format.FRAME_FIXED_HEADER_BYTES + ", " + Format.MAX_FRAME_BYTES + "]");
+            }
+            frameLength = (int) length;
+        }
+        if (!fill(frameLength)) {
+            return endOfInput();
+        }
+        int stored = LittleEndian.i32(buf, Format.FRAME_OFF_CRC);
+        crc.reset();
+        crc.update(buf, Format.FRAME_OFF_TYPE, frameLength - Format.FRAME_OFF_TYPE);
+        int computed = (int) crc.getValue();
+        if (stored != computed) {
+            throw error(unitStart, FormatProblem.CRC_MISMATCH,
+                    "CRC mismatch in frame of " + frameLength + " bytes (stored 0x" + Integer.toHexString(stored)
+                            + ", computed 0x" + Integer.toHexString(computed) + ")");
+        }
+        // Past the CRC the header is what the writer wrote; inconsistencies are writer bugs, but
+        // must still not make readers index outside the frame.
+        int headerLength = LittleEndian.u16(buf, Format.FRAME_OFF_HEADER_LENGTH);
+        int hostLength = LittleEndian.u16(buf, Format.FRAME_OFF_HOST_LENGTH);
+        if (Format.FRAME_FIXED_HEADER_BYTES + hostLength > headerLength || headerLength > frameLength) {
+            throw error(unitStart + Format.FRAME_OFF_HEADER_LENGTH, FormatProblem.BAD_FRAME_HEADER,
+                    "frame header length " + headerLength + " inconsistent with host name length " + hostLength
+                            + " and frame length " + frameLength);
+        }
+        int type = buf[Format.FRAME_OFF_TYPE];
+        boolean known = type == Format.FRAME_DATA || type == Format.FRAME_TRAILER || type == Format.FRAME_SEGMENT_END;
+        if (!known && minor <= Format.MINOR_VERSION) {
+            throw error(unitStart + Format.FRAME_OFF_TYPE, FormatProblem.UNKNOWN_FRAME_TYPE,
+                    "unknown frame type " + (type & 0xFF) + " in a version " + major + "." + minor + " stream");
+        }
+        frameReady = true;
+        header.bind(buf, frameLength, unitStart);
+        return true;
+    }
+
+    /** Clean end only at a frame boundary; inside a frame it is truncation. */
+    private boolean endOfInput() throws FormatException {
+        if (filled == 0) {
+            return false;
+        }
+        String expected = frameLength > 0 ? "declares " + frameLength + " bytes" : "needs at least 12 header bytes";
+        throw error(unitStart + filled, FormatProblem.TRUNCATED,
+                "input ended inside the frame at offset " + unitStart + ", which " + expected + "; only " + filled + " available");
+    }
+
+    /** Reads until the current unit holds target bytes; false on end of input. */
+    private boolean fill(int target) throws IOException {
+        while (filled < target) {
+            if (filled == buf.length) {
+                byte[] bigger = new byte[(int) Math.min(target, 2L * buf.length)];
+                System.arraycopy(buf, 0, bigger, 0, filled);
+                buf = bigger;
+            }
+            // Never read past the current unit: the next frame's bytes stay in the stream.
+            int n = in.read(buf, filled, Math.min(buf.length, target) - filled);
+            if (n < 0) {
+                return false;
+            }
+            filled += n;
+        }
+        return true;
+    }
+
+    private FormatException error(long offset, FormatProblem problem, String detail) {
+        return new FormatException(source, offset, problem, detail);
+    }
+
+    /** The header of the frame returned by the last successful {@link #nextFrame()}. */
+    public FrameHeader header() {
+        if (!frameReady) {
+            throw new IllegalStateException("no current frame");
+        }
+        return header;
+    }
+
+    /** The buffer holding the current frame in bytes [0, frameLength()); reused by the next call. */
+    public byte[] frameBytes() {
+        return buf;
+    }
+
+    /** Length of the current frame. */
+    public int frameLength() {
+        return frameReady ? frameLength : -1;
+    }
+
+    /** Absolute offset of the current frame (or of the frame being read, after an error). */
+    public long frameOffset() {
+        return unitStart;
+    }
+
+    /** Absolute offset just past the last whole unit (stream header or frame) returned. */
+    public long endOfLastFrame() {
+        return frameReady ? unitStart + frameLength : unitStart;
+    }
+
+    /** True if bytes of an incomplete frame are held (e.g. after a read timeout). */
+    public boolean midFrame() {
+        return !frameReady && filled > 0;
+    }
+
+    /** Bytes of the incomplete unit held (0 at a boundary). */
+    public int partialBytes() {
+        return frameReady ? 0 : filled;
+    }
+
+    /** The 12 bytes of the stream header as read (valid after {@link #readStreamHeader()}). */
+    public byte[] streamHeaderBytes() {
+        byte[] h = Format.STREAM_MAGIC.clone();
+        byte[] full = new byte[Format.STREAM_HEADER_BYTES];
+        System.arraycopy(h, 0, full, 0, h.length);
+        full[8] = (byte) major;
+        full[9] = (byte) (major >>> 8);
+        full[10] = (byte) minor;
+        full[11] = (byte) (minor >>> 8);
+        return full;
+    }
+
+    public int majorVersion() {
+        return major;
+    }
+
+    public int minorVersion() {
+        return minor;
+    }
+
+    public String source() {
+        return source;
+    }
+
+    @Override
+    public void close() throws IOException {
+        in.close();
+    }
+
+    private static String hex2(byte b) {
+        return String.format("%02x", b & 0xFF);
+    }
+
+    static String hexBytes(byte[] b, int off, int len) {
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < len; i++) {
+            if (i > 0) {
+                s.append(' ');
+            }
+            s.append(hex2(b[off + i]));
+        }
+        return s.toString();
+    }
+}

@@ -1,0 +1,76 @@
+package io.sonde.format.read;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * Finds the streams (agent logs) under a path: a single file, a folder of one agent's segments
+ * (file writer output, or {@code <out>/<agent>/} of the receiver), or a folder of several agents
+ * (the receiver's {@code <out>/}, or a file writer folder shared by several JVMs).
+ */
+public final class SondeLogs {
+    private SondeLogs() {}
+
+    /** sonde-<uuid>-<segment index>.sonde */
+    static final Pattern SEGMENT_NAME = Pattern.compile(
+            "sonde-([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})-(\\d{6,9})\\.sonde");
+
+    /**
+     * The agent logs under path. A regular file is one log of one segment. A directory is searched
+     * together with its immediate sub-directories for {@code *.sonde} files; segment files of one
+     * agent in one directory form one log ordered by segment index.
+     *
+     * @throws FormatException ({@link FormatProblem#NO_STREAM}) if the path does not exist
+     */
+    public static List<AgentLog> scan(Path path) throws IOException {
+        if (Files.isRegularFile(path)) {
+            return List.of(single(path));
+        }
+        if (!Files.isDirectory(path)) {
+            throw new FormatException(path.toString(), 0, FormatProblem.NO_STREAM, "no such file or directory");
+        }
+        List<Path> files;
+        try (Stream<Path> s = Files.walk(path, 2)) {
+            files = s.filter(p -> p.getFileName().toString().endsWith(".sonde") && Files.isRegularFile(p))
+                    .sorted()
+                    .collect(Collectors.toList());
+        }
+        // key "dir|uuid" keeps agents apart and also keeps two folders of the same agent apart
+        Map<String, TreeMap<Integer, Path>> grouped = new TreeMap<>();
+        Map<String, UUID> agents = new TreeMap<>();
+        List<AgentLog> logs = new ArrayList<>();
+        for (Path f : files) {
+            Matcher m = SEGMENT_NAME.matcher(f.getFileName().toString());
+            if (m.matches()) {
+                UUID agent = UUID.fromString(m.group(1));
+                String key = f.getParent() + "|" + agent;
+                grouped.computeIfAbsent(key, k -> new TreeMap<>()).put(Integer.parseInt(m.group(2)), f);
+                agents.put(key, agent);
+            } else {
+                logs.add(single(f));
+            }
+        }
+        for (Map.Entry<String, TreeMap<Integer, Path>> e : grouped.entrySet()) {
+            logs.add(new AgentLog(agents.get(e.getKey()), new ArrayList<>(e.getValue().values()), new ArrayList<>(e.getValue().keySet())));
+        }
+        return logs;
+    }
+
+    private static AgentLog single(Path file) {
+        Matcher m = SEGMENT_NAME.matcher(file.getFileName().toString());
+        if (m.matches()) {
+            return new AgentLog(UUID.fromString(m.group(1)), List.of(file), List.of(Integer.parseInt(m.group(2))));
+        }
+        return new AgentLog(null, List.of(file), List.of(-1));
+    }
+}

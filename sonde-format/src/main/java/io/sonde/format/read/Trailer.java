@@ -1,0 +1,76 @@
+package io.sonde.format.read;
+
+import io.sonde.format.Format;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The counters of a TRAILER frame, written by an agent on clean close: data records produced,
+ * written, and dropped per reason. A complete stream satisfies produced = written + total drops.
+ */
+public final class Trailer {
+    private final long produced;
+    private final long written;
+    private final Map<Integer, Long> drops;
+
+    Trailer(long produced, long written, Map<Integer, Long> drops) {
+        this.produced = produced;
+        this.written = written;
+        this.drops = Collections.unmodifiableMap(new LinkedHashMap<>(drops));
+    }
+
+    public long produced() {
+        return produced;
+    }
+
+    public long written() {
+        return written;
+    }
+
+    /** Drop counts keyed by reason code ({@code Format.DROP_*}), in stream order. */
+    public Map<Integer, Long> drops() {
+        return drops;
+    }
+
+    /** The count for one reason, 0 if absent. */
+    public long dropped(int reason) {
+        return drops.getOrDefault(reason, 0L);
+    }
+
+    public long droppedTotal() {
+        long sum = 0;
+        for (long c : drops.values()) {
+            sum += c;
+        }
+        return sum;
+    }
+
+    /** True if produced = written + all drops. */
+    public boolean balanced() {
+        return produced == written + droppedTotal();
+    }
+
+    /** Name of a drop reason code. */
+    public static String reasonName(int reason) {
+        switch (reason) {
+            case Format.DROP_BUFFER_FULL:
+                return "buffer-full";
+            case Format.DROP_CLOSED:
+                return "closed";
+            case Format.DROP_NO_BUFFER:
+                return "no-buffer";
+            case Format.DROP_WRITER_FAILED:
+                return "writer-failed";
+            default:
+                return "reason-" + reason;
+        }
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder s = new StringBuilder("produced ").append(produced).append(", written ").append(written);
+        drops.forEach((r, c) -> s.append(", dropped ").append(reasonName(r)).append(' ').append(c));
+        return s.toString();
+    }
+}
