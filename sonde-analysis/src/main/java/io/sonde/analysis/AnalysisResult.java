@@ -1,0 +1,50 @@
+package io.sonde.analysis;
+
+import io.sonde.analysis.correction.ProbeCost;
+import io.sonde.analysis.demand.DemandCollector;
+import io.sonde.analysis.input.AgentInfo;
+import io.sonde.analysis.input.InputProblem;
+import io.sonde.analysis.input.TimeRange;
+import io.sonde.analysis.stats.StatisticsCollector;
+import io.sonde.analysis.stats.TimeWindow;
+import io.sonde.analysis.tree.TraceTree;
+import io.sonde.analysis.tree.TreeCounters;
+import java.util.List;
+
+/**
+ * Everything one analysis pass produced.
+ *
+ * @param inputs names of the inputs read
+ * @param agents the processes found
+ * @param logRange wall-clock span of the input (null if unknown)
+ * @param window the time window executions were taken from
+ * @param options the options used
+ * @param counters what the tree builder saw and discarded
+ * @param statistics per-operation statistics
+ * @param trees the kept trace trees
+ * @param demands service demands per thread group
+ * @param problems input that could not be read; non-empty means the results are partial
+ * @param elapsedNanos duration of the pass
+ */
+public record AnalysisResult(
+        List<String> inputs,
+        List<AgentInfo> agents,
+        TimeRange logRange,
+        TimeWindow window,
+        AnalysisOptions options,
+        TreeCounters counters,
+        StatisticsCollector statistics,
+        List<TraceTree> trees,
+        DemandCollector demands,
+        List<InputProblem> problems,
+        long elapsedNanos) {
+
+    /** True when part of the input could not be read: results cover only the readable part. */
+    public boolean partial() {
+        return !problems.isEmpty();
+    }
+
+    public ProbeCost probeCost() {
+        return options.probeCost;
+    }
+}

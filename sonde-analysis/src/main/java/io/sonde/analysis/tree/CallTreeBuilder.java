@@ -1,0 +1,404 @@
+package io.sonde.analysis.tree;
+
+import io.sonde.analysis.correction.ProbeCost;
+import io.sonde.analysis.input.AgentInfo;
+import io.sonde.analysis.input.RecordHandler;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * Rebuilds call trees from a record stream, thread by thread, following the call-tree semantics of
+ * the format: ENTER pushes, EXIT pops (the probe id must match the top), a trace is complete when
+ * its thread's stack is empty again, and a GAP (or a mismatched EXIT) throws away the open stack
+ * and waits for the next TRACE_START.
+ *
+ * <p>Memory is bounded by the open stacks: each completed execution is handed to the listener and
+ * forgotten. Only when the listener asks for a trace's tree ({@link ExecutionListener#wantsTree})
+ * are that trace's nodes kept until it completes, at most {@link #MAX_KEPT_NODES} of them.
+ */
+public final class CallTreeBuilder implements RecordHandler {
+    /** Largest number of nodes kept for one requested tree; beyond it the tree is truncated. */
+    public static final int MAX_KEPT_NODES = 20_000;
+
+    private final OperationTable operations;
+    private final ExecutionListener listener;
+    private final Predicate<String> threadFilter;
+    private final ProbeCost probeCost;
+    private final TreeCounters counters = new TreeCounters();
+    private final List<AgentState> agents = new ArrayList<>();
+    private final Execution execution = new Execution();
+    // Records arrive in blocks of one thread, so the last thread looked up is almost always the next.
+    private ThreadState lastThread;
+
+    /**
+     * @param operations where operations are interned (shared by everything that names them)
+     * @param listener receives executions and requested trees
+     * @param threadFilter which thread names to analyse (records of other threads are skipped)
+     * @param probeCost per-probe cost subtracted for perturbation correction ({@link ProbeCost#NONE}
+     *     for none)
+     */
+    public CallTreeBuilder(OperationTable operations, ExecutionListener listener, Predicate<String> threadFilter, ProbeCost probeCost) {
+        this.operations = operations;
+        this.listener = listener;
+        this.threadFilter = threadFilter;
+        this.probeCost = probeCost;
+    }
+
+    public TreeCounters counters() {
+        return counters;
+    }
+
+    public OperationTable operations() {
+        return operations;
+    }
+
+    /** The agents met so far, by index. */
+    public List<AgentInfo> agents() {
+        List<AgentInfo> out = new ArrayList<>(agents.size());
+        for (AgentState a : agents) out.add(a.info);
+        return out;
+    }
+
+    /** Counts the executions still open (call at the end of the input). */
+    public long openExecutions() {
+        long open = 0;
+        for (AgentState a : agents) {
+            for (ThreadState t : a.threads.values()) open += t.depth;
+        }
+        return open;
+    }
+
+    /** Marks the end of the input: executions still open are counted in {@link TreeCounters#openAtEnd}. */
+    public void finish() {
+        counters.openAtEnd = openExecutions();
+    }
+
+    @Override
+    public void onAgent(AgentInfo agent) {
+        while (agents.size() <= agent.index()) agents.add(null);
+        if (agents.get(agent.index()) == null) agents.set(agent.index(), new AgentState(agent));
+    }
+
+    @Override
+    public void onFrame(int agent, long wallNanos, long monoNanos) {
+        agent(agent).wallOffset = wallNanos - monoNanos;
+    }
+
+    @Override
+    public void onProbeDef(int agent, int probeId, String name, String signature) {
+        agent(agent).defineProbe(probeId, operations.intern(name, signature));
+    }
+
+    @Override
+    public void onStringDef(int agent, int stringId, String value) {
+        agent(agent).strings.put(stringId, value);
+    }
+
+    @Override
+    public void onThreadDef(int agent, long threadId, String name) {
+        AgentState a = agent(agent);
+        a.threadNames.put(threadId, name);
+        ThreadState t = a.threads.get(threadId);
+        if (t != null && !t.info.name().equals(name)) {
+            // Renamed thread (or a name that came late): re-evaluate the filter from now on.
+            t.info = new ThreadInfo(a.info, threadId, name);
+            t.included = threadFilter.test(name);
+        }
+    }
+
+    @Override
+    public void onTraceStart(int agent, long threadId, long traceId, long parentTraceId, int parentOrderIndex) {
+        counters.records++;
+        ThreadState t = thread(agent, threadId);
+        if (!t.included) {
+            counters.filteredThreadRecords++;
+            return;
+        }
+        if (t.depth > 0) discardStack(t);
+        t.synced = true;
+        t.traceId = traceId;
+        t.parentTraceId = parentTraceId;
+        t.parentOrderIndex = parentOrderIndex;
+        t.nextOrderIndex = 0;
+    }
+
+    @Override
+    public void onEnter(int agent, long threadId, int probeId, long timeNanos, long cpuNanos) {
+        counters.records++;
+        counters.enters++;
+        ThreadState t = thread(agent, threadId);
+        if (!t.included) {
+            counters.filteredThreadRecords++;
+            return;
+        }
+        if (!t.synced) {
+            counters.skippedUnsynchronised++;
+            return;
+        }
+        if (t.depth == 0) {
+            t.keep = listener.wantsTree(t.info);
+            t.kept.clear();
+            t.truncated = false;
+        }
+        Operation op = t.agent.operation(probeId);
+        int d = t.push();
+        t.probe[d] = probeId;
+        t.op[d] = op;
+        t.order[d] = t.nextOrderIndex++;
+        t.start[d] = timeNanos;
+        t.cpuStart[d] = cpuNanos;
+        t.childWall[d] = 0;
+        t.childCpu[d] = 0;
+        t.childCpuUnknown[d] = false;
+        t.children[d] = 0;
+        t.descendants[d] = 0;
+        t.node[d] = null;
+        if (t.keep) {
+            if (t.kept.size() < MAX_KEPT_NODES) {
+                TreeNode n = new TreeNode(op, d, t.order[d], timeNanos + t.agent.wallOffset);
+                if (d > 0 && t.node[d - 1] != null) t.node[d - 1].children.add(n);
+                t.node[d] = n;
+                t.kept.add(n);
+            } else {
+                t.truncated = true;
+            }
+        }
+    }
+
+    @Override
+    public void onExit(int agent, long threadId, int probeId, long timeNanos, long cpuNanos, int exceptionStringId) {
+        counters.records++;
+        counters.exits++;
+        ThreadState t = thread(agent, threadId);
+        if (!t.included) {
+            counters.filteredThreadRecords++;
+            return;
+        }
+        if (!t.synced) {
+            counters.skippedUnsynchronised++;
+            return;
+        }
+        if (t.depth == 0) {
+            counters.unmatchedExits++;
+            return;
+        }
+        int d = t.depth - 1;
+        if (t.probe[d] != probeId) {
+            counters.mismatchedExits++;
+            discardStack(t);
+            t.synced = false;
+            return;
+        }
+        t.depth = d;
+
+        long rawIncl = timeNanos - t.start[d];
+        long rawExcl = rawIncl - t.childWall[d];
+        boolean cpuKnown = cpuNanos != NO_CPU && t.cpuStart[d] != NO_CPU;
+        long rawCpuIncl = cpuKnown ? cpuNanos - t.cpuStart[d] : Execution.UNKNOWN;
+        long rawCpuExcl = cpuKnown && !t.childCpuUnknown[d] ? rawCpuIncl - t.childCpu[d] : Execution.UNKNOWN;
+        long desc = t.descendants[d];
+        int kids = t.children[d];
+
+        Execution e = execution;
+        e.thread = t.info;
+        e.operation = t.op[d];
+        e.traceId = t.traceId;
+        e.orderIndex = t.order[d];
+        e.depth = d;
+        e.startMonoNanos = t.start[d];
+        e.startWallNanos = t.start[d] + t.agent.wallOffset;
+        e.rawWallInclusive = rawIncl;
+        // Perturbation correction: every nested execution's probe pair cost lies inside this one;
+        // the direct callees' pairs lie in its exclusive part (see docs/analysis.md).
+        e.wallInclusive = Math.max(0, rawIncl - desc * probeCost.wallNanos());
+        e.wallExclusive = Math.max(0, rawExcl - kids * probeCost.wallNanos());
+        e.cpuInclusive = cpuKnown ? Math.max(0, rawCpuIncl - desc * probeCost.cpuNanos()) : Execution.UNKNOWN;
+        e.cpuExclusive = rawCpuExcl != Execution.UNKNOWN ? Math.max(0, rawCpuExcl - kids * probeCost.cpuNanos()) : Execution.UNKNOWN;
+        e.children = kids;
+        e.descendants = desc;
+        e.exception = exceptionStringId == NO_EXCEPTION ? null : t.agent.string(exceptionStringId);
+        counters.executions++;
+
+        TreeNode n = t.node[d];
+        if (n != null) {
+            n.wallInclusive = e.wallInclusive;
+            n.wallExclusive = e.wallExclusive;
+            n.cpuInclusive = e.cpuInclusive;
+            n.cpuExclusive = e.cpuExclusive;
+            n.exception = e.exception;
+            t.node[d] = null;
+        }
+
+        if (d > 0) {
+            int p = d - 1;
+            t.childWall[p] += rawIncl;
+            if (cpuKnown) t.childCpu[p] += rawCpuIncl;
+            else t.childCpuUnknown[p] = true;
+            t.children[p]++;
+            t.descendants[p] += 1 + desc;
+        }
+        listener.onExecution(e);
+        if (d == 0) {
+            counters.traces++;
+            if (t.keep && n != null) {
+                listener.onTrace(new TraceTree(t.info, t.traceId, t.parentTraceId, t.parentOrderIndex, n, t.kept.size(), t.truncated));
+            }
+            t.keep = false;
+            t.kept = new ArrayList<>();
+            // The format requires a TRACE_START before the next root ENTER; tolerate its absence
+            // by continuing with trace id 0 rather than dropping data.
+            t.traceId = 0;
+            t.parentTraceId = 0;
+            t.parentOrderIndex = -1;
+            t.nextOrderIndex = 0;
+        }
+    }
+
+    @Override
+    public void onEvent(int agent, long threadId, int eventTypeId, long timeNanos) {
+        counters.records++;
+        counters.events++;
+    }
+
+    @Override
+    public void onGap(int agent, long threadId, long droppedRecords) {
+        counters.records++;
+        counters.gaps++;
+        counters.droppedRecords += droppedRecords;
+        ThreadState t = thread(agent, threadId);
+        discardStack(t);
+        t.synced = false;
+    }
+
+    @Override
+    public void onTrailer(int agent, long produced, long written) {
+        counters.trailers++;
+        counters.trailerProduced += produced;
+        counters.trailerWritten += written;
+    }
+
+    private void discardStack(ThreadState t) {
+        counters.discardedOpenExecutions += t.depth;
+        t.depth = 0;
+        t.keep = false;
+        t.kept = new ArrayList<>();
+        Arrays.fill(t.node, null);
+    }
+
+    private AgentState agent(int index) {
+        AgentState a = index < agents.size() ? agents.get(index) : null;
+        if (a == null) {
+            // A source that did not announce the agent: make one up so nothing is lost.
+            onAgent(new AgentInfo(index, new java.util.UUID(0, index), "", 0));
+            a = agents.get(index);
+        }
+        return a;
+    }
+
+    private ThreadState thread(int agent, long threadId) {
+        ThreadState t = lastThread;
+        if (t != null && t.threadId == threadId && t.agent.info.index() == agent) return t;
+        AgentState a = agent(agent);
+        t = a.threads.get(threadId);
+        if (t == null) {
+            String name = a.threadNames.getOrDefault(threadId, "thread-" + threadId);
+            t = new ThreadState(a, new ThreadInfo(a.info, threadId, name), threadFilter.test(name));
+            a.threads.put(threadId, t);
+        }
+        lastThread = t;
+        return t;
+    }
+
+    /** Per-agent registry: probes, strings, thread names, and the clock anchor. */
+    private final class AgentState {
+        final AgentInfo info;
+        Operation[] probes = new Operation[64];
+        final Map<Integer, String> strings = new HashMap<>();
+        final Map<Long, String> threadNames = new HashMap<>();
+        final Map<Long, ThreadState> threads = new HashMap<>();
+        long wallOffset;
+
+        AgentState(AgentInfo info) {
+            this.info = info;
+        }
+
+        void defineProbe(int probeId, Operation op) {
+            if (probeId < 0) return;
+            if (probeId >= probes.length) probes = Arrays.copyOf(probes, Math.max(probeId + 1, probes.length * 2));
+            probes[probeId] = op;
+        }
+
+        Operation operation(int probeId) {
+            Operation op = probeId >= 0 && probeId < probes.length ? probes[probeId] : null;
+            if (op == null) {
+                // An undefined probe id breaks the format's rule; still count its time under a visible name.
+                op = operations.intern("<undefined probe " + probeId + ">", "");
+                defineProbe(probeId, op);
+            }
+            return op;
+        }
+
+        String string(int id) {
+            String s = strings.get(id);
+            return s != null ? s : "<undefined string " + id + ">";
+        }
+    }
+
+    /** The open stack of one thread, as parallel primitive arrays (no object per frame). */
+    private static final class ThreadState {
+        final AgentState agent;
+        final long threadId;
+        ThreadInfo info;
+        boolean included;
+        boolean synced = true;
+        long traceId;
+        long parentTraceId;
+        int parentOrderIndex = -1;
+        int nextOrderIndex;
+        int depth;
+        int[] probe = new int[16];
+        Operation[] op = new Operation[16];
+        int[] order = new int[16];
+        long[] start = new long[16];
+        long[] cpuStart = new long[16];
+        long[] childWall = new long[16];
+        long[] childCpu = new long[16];
+        boolean[] childCpuUnknown = new boolean[16];
+        int[] children = new int[16];
+        long[] descendants = new long[16];
+        TreeNode[] node = new TreeNode[16];
+        boolean keep;
+        boolean truncated;
+        List<TreeNode> kept = new ArrayList<>();
+
+        ThreadState(AgentState agent, ThreadInfo info, boolean included) {
+            this.agent = agent;
+            this.threadId = info.threadId();
+            this.info = info;
+            this.included = included;
+        }
+
+        /** Pushes a frame and returns its index. */
+        int push() {
+            if (depth == probe.length) {
+                int n = depth * 2;
+                probe = Arrays.copyOf(probe, n);
+                op = Arrays.copyOf(op, n);
+                order = Arrays.copyOf(order, n);
+                start = Arrays.copyOf(start, n);
+                cpuStart = Arrays.copyOf(cpuStart, n);
+                childWall = Arrays.copyOf(childWall, n);
+                childCpu = Arrays.copyOf(childCpu, n);
+                childCpuUnknown = Arrays.copyOf(childCpuUnknown, n);
+                children = Arrays.copyOf(children, n);
+                descendants = Arrays.copyOf(descendants, n);
+                node = Arrays.copyOf(node, n);
+            }
+            return depth++;
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package io.sonde.analysis.tree;
+
+/**
+ * A completed call tree of one trace on one thread.
+ *
+ * @param thread where it ran
+ * @param traceId the id from its TRACE_START (0 if none)
+ * @param parentTraceId the parent trace id (0 none)
+ * @param parentOrderIndex order index of the parent execution in the parent trace (-1 none)
+ * @param root the root execution
+ * @param nodeCount executions in the trace
+ * @param truncated true when the trace had more executions than were kept; the deepest/latest
+ *     ones are missing from the tree (its root's times are still exact)
+ */
+public record TraceTree(
+        ThreadInfo thread, long traceId, long parentTraceId, int parentOrderIndex, TreeNode root, int nodeCount, boolean truncated) {
+
+    /** The kept executions in call order (pre-order: each caller before its callees). */
+    public java.util.List<TreeNode> nodes() {
+        // Iterative: deep recursion in a kept tree must not overflow the stack.
+        java.util.List<TreeNode> out = new java.util.ArrayList<>(nodeCount);
+        java.util.ArrayDeque<TreeNode> todo = new java.util.ArrayDeque<>();
+        todo.push(root);
+        while (!todo.isEmpty()) {
+            TreeNode n = todo.pop();
+            out.add(n);
+            for (int i = n.children.size() - 1; i >= 0; i--) todo.push(n.children.get(i));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,33 @@
+package io.sonde.analysis.tree;
+
+/** What {@link CallTreeBuilder} saw and what it had to discard; all counts since creation. */
+public final class TreeCounters {
+    /** Thread-block records handed to the builder (definitions excluded). */
+    public long records;
+    public long enters;
+    public long exits;
+    public long events;
+    /** Executions completed (ENTER matched by EXIT) on included threads. */
+    public long executions;
+    /** Traces completed (stack back to empty). */
+    public long traces;
+    /** GAP records, and the data records they say were dropped. */
+    public long gaps;
+    public long droppedRecords;
+    /** Open executions thrown away because of a GAP, a mismatched EXIT or a restarted trace. */
+    public long discardedOpenExecutions;
+    /** EXIT records whose probe id did not match the open ENTER. */
+    public long mismatchedExits;
+    /** EXIT records with no open ENTER on their thread. */
+    public long unmatchedExits;
+    /** Records skipped while waiting for the next TRACE_START after a GAP or mismatch. */
+    public long skippedUnsynchronised;
+    /** Executions still open when the input ended (their trees are incomplete and not counted). */
+    public long openAtEnd;
+    /** Records on threads excluded by the thread filter. */
+    public long filteredThreadRecords;
+    /** Sums of the agents' trailers (produced, written), when present. */
+    public long trailerProduced;
+    public long trailerWritten;
+    public int trailers;
+}

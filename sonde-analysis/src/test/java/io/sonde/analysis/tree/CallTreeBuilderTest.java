@@ -1,0 +1,149 @@
+package io.sonde.analysis.tree;
+
+import static io.sonde.analysis.Golden.TID;
+import static io.sonde.analysis.Golden.US;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sonde.analysis.AnalysisOptions;
+import io.sonde.analysis.AnalysisResult;
+import io.sonde.analysis.Analyzer;
+import io.sonde.analysis.Golden;
+import io.sonde.analysis.ScriptedSource;
+import io.sonde.analysis.correction.ProbeCost;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CallTreeBuilderTest {
+
+    private static AnalysisResult analyse(ScriptedSource s, AnalysisOptions o) {
+        return Analyzer.run(s, o);
+    }
+
+    private static List<String> rows(TraceTree t) {
+        List<String> out = new ArrayList<>();
+        for (TreeNode n : t.nodes()) {
+            out.add(n.depth() + " " + n.operation().name() + " #" + n.orderIndex() + " wall " + n.wallInclusive() / US + "/" + n.wallExclusive() / US
+                    + " cpu " + n.cpuInclusive() / US + "/" + n.cpuExclusive() / US);
+        }
+        return out;
+    }
+
+    @Test
+    void rebuildsTheGoldenTreeWithInclusiveAndExclusiveWallAndCpuTime() {
+        AnalysisResult r = analyse(Golden.orderTrace(Golden.defs(), 0), new AnalysisOptions());
+        assertThat(r.trees()).hasSize(1);
+        TraceTree t = r.trees().get(0);
+        assertThat(t.traceId()).isEqualTo(0xA1);
+        assertThat(t.thread().name()).isEqualTo("worker-1");
+        assertThat(t.truncated()).isFalse();
+        assertThat(rows(t)).containsExactly(
+                "0 Shop.order #0 wall 1500/700 cpu 1000/400",
+                "1 Shop.price #1 wall 500/300 cpu 350/230",
+                "2 Db.query #2 wall 200/200 cpu 120/120",
+                "1 Db.query #3 wall 300/300 cpu 250/250");
+        assertThat(r.counters().executions).isEqualTo(4);
+        assertThat(r.counters().traces).isEqualTo(1);
+        assertThat(r.counters().records).isEqualTo(9);
+        assertThat(r.partial()).isFalse();
+    }
+
+    @Test
+    void perturbationCorrectionSubtractsOneProbeCostPerNestedExecution() {
+        AnalysisOptions o = new AnalysisOptions();
+        o.probeCost = new ProbeCost(10 * US, 5 * US);
+        TraceTree t = analyse(Golden.orderTrace(Golden.defs(), 0), o).trees().get(0);
+        // order: 3 nested executions, 2 direct callees; price: 1 and 1; the queries none.
+        assertThat(rows(t)).containsExactly(
+                "0 Shop.order #0 wall 1470/680 cpu 985/390",
+                "1 Shop.price #1 wall 490/290 cpu 345/225",
+                "2 Db.query #2 wall 200/200 cpu 120/120",
+                "1 Db.query #3 wall 300/300 cpu 250/250");
+    }
+
+    @Test
+    void aGapDiscardsTheOpenStackAndTheThreadResynchronisesAtTheNextTraceStart() {
+        ScriptedSource s = Golden.defs()
+                .trace(TID, 1)
+                .enter(TID, 1, 0)
+                .enter(TID, 2, 10 * US)
+                .gap(TID, 5)
+                .exit(TID, 1, 50 * US) // belongs to the broken trace: skipped
+                .enter(TID, 3, 60 * US) // still before the next TRACE_START: skipped
+                .exit(TID, 3, 70 * US);
+        Golden.orderTrace(s, 100_000 * US);
+        AnalysisResult r = analyse(s, new AnalysisOptions());
+        assertThat(r.counters().gaps).isEqualTo(1);
+        assertThat(r.counters().droppedRecords).isEqualTo(5);
+        assertThat(r.counters().discardedOpenExecutions).isEqualTo(2);
+        assertThat(r.counters().skippedUnsynchronised).isEqualTo(3);
+        assertThat(r.trees()).hasSize(1);
+        assertThat(r.trees().get(0).traceId()).isEqualTo(0xA1);
+        assertThat(r.counters().executions).isEqualTo(4);
+    }
+
+    @Test
+    void aMismatchedExitIsCountedAndTheStackDiscarded() {
+        ScriptedSource s = Golden.defs()
+                .trace(TID, 1)
+                .enter(TID, 1, 0)
+                .enter(TID, 2, 10 * US)
+                .exit(TID, 3, 20 * US);
+        Golden.orderTrace(s, 1000 * US);
+        AnalysisResult r = analyse(s, new AnalysisOptions());
+        assertThat(r.counters().mismatchedExits).isEqualTo(1);
+        assertThat(r.counters().discardedOpenExecutions).isEqualTo(2);
+        assertThat(r.counters().executions).isEqualTo(4);
+        assertThat(r.trees()).extracting(TraceTree::traceId).containsExactly(0xA1L);
+    }
+
+    @Test
+    void executionsStillOpenAtTheEndAreCountedNotAnalysed() {
+        ScriptedSource s = Golden.defs().trace(TID, 1).enter(TID, 1, 0).enter(TID, 2, 5).exit(TID, 2, 9);
+        AnalysisResult r = analyse(s, new AnalysisOptions());
+        assertThat(r.counters().openAtEnd).isEqualTo(1);
+        assertThat(r.counters().executions).isEqualTo(1);
+        assertThat(r.trees()).isEmpty();
+    }
+
+    @Test
+    void exceptionsAreNamedAndNestedTracesOnTwoThreadsStaySeparate() {
+        ScriptedSource s = Golden.defs().thread(8, "worker-2").string(4, "java.io.IOException")
+                .trace(TID, 1).trace(8, 2)
+                .enter(TID, 1, 0)
+                .enter(8, 2, 5)
+                .enter(TID, 3, 10)
+                .exitException(8, 2, 25, 4)
+                .exit(TID, 3, 30)
+                .exit(TID, 1, 40);
+        AnalysisResult r = analyse(s, new AnalysisOptions());
+        assertThat(r.trees()).hasSize(2);
+        TraceTree first = r.trees().get(0);
+        assertThat(first.thread().name()).isEqualTo("worker-2");
+        assertThat(first.root().exception()).isEqualTo("java.io.IOException");
+        assertThat(first.root().wallInclusive()).isEqualTo(20);
+        assertThat(first.root().cpuInclusive()).isEqualTo(Execution.UNKNOWN);
+        TraceTree second = r.trees().get(1);
+        assertThat(second.nodeCount()).isEqualTo(2);
+        assertThat(second.root().wallExclusive()).isEqualTo(20);
+    }
+
+    @Test
+    void keptTreesAreLimitedAndLargeTreesTruncatedButTimesStayExact() {
+        ScriptedSource s = Golden.defs().trace(TID, 1).enter(TID, 1, 0);
+        int n = CallTreeBuilder.MAX_KEPT_NODES + 10;
+        for (int i = 0; i < n; i++) s.enter(TID, 3, 10L * i + 1).exit(TID, 3, 10L * i + 3);
+        s.exit(TID, 1, 10L * n + 5);
+        Golden.orderTrace(s, 1_000_000_000L);
+        AnalysisOptions o = new AnalysisOptions();
+        o.keepTrees = 1;
+        AnalysisResult r = analyse(s, o);
+        assertThat(r.trees()).hasSize(1);
+        TraceTree t = r.trees().get(0);
+        assertThat(t.truncated()).isTrue();
+        assertThat(t.nodeCount()).isEqualTo(CallTreeBuilder.MAX_KEPT_NODES);
+        assertThat(t.root().wallInclusive()).isEqualTo(10L * n + 5);
+        assertThat(t.root().wallExclusive()).isEqualTo(10L * n + 5 - 2L * n);
+        assertThat(r.counters().executions).isEqualTo(n + 1 + 4);
+    }
+}
