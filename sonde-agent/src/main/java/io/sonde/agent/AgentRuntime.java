@@ -1,0 +1,119 @@
+package io.sonde.agent;
+
+import io.sonde.agent.config.AgentOptions;
+import io.sonde.agent.config.OptionsParser;
+import io.sonde.agent.instrument.Instrumenter;
+import io.sonde.agent.instrument.ProbeCatalog;
+import io.sonde.agent.jmx.ProbesControl;
+import io.sonde.agent.propagation.ExecutorInstrumenter;
+import java.lang.instrument.Instrumentation;
+import net.bytebuddy.dynamic.ClassFileLocator;
+import java.util.List;
+
+/**
+ * Starts the agent inside the monitored JVM: parses the options, starts the core (writer and
+ * its thread), weaves probes, wires executor propagation and registers the MBean. Loaded from
+ * the bootstrap class path by {@link SondeAgent}.
+ *
+ * <p>The application never fails because of Sonde: bad options leave the application running
+ * unmonitored, with one line per problem on stderr (and in the MBean's {@code ConfigErrors}).
+ */
+public final class AgentRuntime {
+
+    private static volatile boolean started;
+
+    private AgentRuntime() {}
+
+    /**
+     * Starts the agent once per JVM; a second attach only reports that it already runs.
+     *
+     * @param options the agent options string
+     * @param inst the JVM's instrumentation
+     * @param dynamic true when attached to a running JVM
+     * @param agentJar path of the agent jar, or null when run from classes
+     */
+    public static synchronized void start(String options, Instrumentation inst, boolean dynamic, String agentJar) {
+        if (started) {
+            AgentLog.info("already running in this JVM; switch probes with `sonde probes` or JMX; new options ignored");
+            return;
+        }
+        started = true;
+        // Byte Buddy is relocated, so is the name of its property; safe mode avoids sun.misc.Unsafe
+        // (a warning on JDK 24+). Set before the first Byte Buddy class initialises.
+        if (System.getProperty("io.sonde.agent.shaded.bytebuddy.safe") == null) {
+            System.setProperty("io.sonde.agent.shaded.bytebuddy.safe", "true");
+        }
+        OptionsParser.Result parsed = OptionsParser.parse(options);
+        if (!parsed.ok()) {
+            for (String e : parsed.errors()) {
+                AgentLog.info(e);
+            }
+            AgentLog.info("bad options: the application runs unmonitored");
+            registerMBean(parsed.options(), null, null, parsed.errors(), "not monitoring: bad options");
+            return;
+        }
+        AgentOptions o = parsed.options();
+        ProbeCatalog catalog = new ProbeCatalog(CoreBinding.registry());
+        List<String> coreErrors = CoreBinding.start(o);
+        if (!coreErrors.isEmpty()) {
+            for (String e : coreErrors) {
+                AgentLog.info(e);
+            }
+            AgentLog.info("bad options: the application runs unmonitored");
+            registerMBean(o, null, null, coreErrors, "not monitoring: bad options");
+            return;
+        }
+        ClassFileLocator agentClasses = agentClasses(agentJar);
+        Instrumenter instrumenter = new Instrumenter(inst, o.methods(), catalog, o.verbose(), agentClasses);
+        try {
+            instrumenter.install();
+        } catch (RuntimeException | LinkageError e) {
+            AgentLog.info("could not install the instrumentation, the application runs unmonitored: " + e);
+        }
+        if (o.executors()) {
+            try {
+                ExecutorInstrumenter.install(inst, agentClasses);
+            } catch (RuntimeException | LinkageError e) {
+                AgentLog.info("trace context will not follow executor tasks: " + e);
+            }
+        }
+        String status = "monitoring " + o.methods().rules().size() + " method rule(s) from "
+                + String.join(", ", o.sources()) + (dynamic ? " (attached)" : "");
+        registerMBean(o, catalog, instrumenter, List.of(), status);
+        if (o.verbose()) {
+            AgentLog.info(status + "; " + instrumenter.transformedClasses() + " class(es) instrumented at start");
+        }
+    }
+
+    /** Class files of the agent: from the jar, else (run from classes) from this class's loader. */
+    private static ClassFileLocator agentClasses(String agentJar) {
+        ClassFileLocator loader = ClassFileLocator.ForClassLoader.of(AgentRuntime.class.getClassLoader());
+        if (agentJar == null) {
+            return loader;
+        }
+        try {
+            return new ClassFileLocator.Compound(ClassFileLocator.ForJarFile.of(new java.io.File(agentJar)), loader);
+        } catch (java.io.IOException e) {
+            AgentLog.info("cannot read the agent jar " + agentJar + ": " + e.getMessage());
+            return loader;
+        }
+    }
+
+    private static void registerMBean(
+            AgentOptions o, ProbeCatalog catalog, Instrumenter instrumenter, List<String> errors, String status) {
+        if (!o.jmx()) {
+            return;
+        }
+        try {
+            new ProbesControl(
+                            catalog,
+                            () -> instrumenter == null ? 0 : instrumenter.transformedClasses(),
+                            CoreBinding::counters,
+                            errors,
+                            status)
+                    .register();
+        } catch (Exception | LinkageError e) {
+            AgentLog.info("could not register the JMX MBean " + ProbesControl.OBJECT_NAME + ": " + e);
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package io.sonde.agent.instrument;
+
+import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
+import static net.bytebuddy.matcher.ElementMatchers.isBridge;
+import static net.bytebuddy.matcher.ElementMatchers.isMethod;
+import static net.bytebuddy.matcher.ElementMatchers.isNative;
+import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
+import static net.bytebuddy.matcher.ElementMatchers.not;
+
+import io.sonde.agent.AgentLog;
+import io.sonde.agent.pattern.MethodFilter;
+import java.lang.instrument.Instrumentation;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import net.bytebuddy.ByteBuddy;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.description.method.MethodDescription;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.ClassFileLocator;
+import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.dynamic.scaffold.TypeValidation;
+import net.bytebuddy.matcher.ElementMatcher;
+import net.bytebuddy.matcher.ElementMatchers;
+import net.bytebuddy.utility.JavaModule;
+
+/**
+ * Weaves {@link ProbeAdvice} into the methods the {@link MethodFilter} selects, in classes loaded
+ * from now on and in classes already loaded (re-transformed where the JVM allows).
+ *
+ * <p>What is instrumented: methods with a body, static or not, including lambda bodies (the
+ * private {@code lambda$...} methods javac puts in the enclosing class). Not instrumented:
+ * constructors and static initialisers, abstract and native methods, bridge methods, classes of
+ * the bootstrap and platform class loaders (the JDK), Sonde's own classes and Byte Buddy's.
+ * Weaving never adds fields or methods, so re-transforming a loaded class is always allowed.
+ */
+public final class Instrumenter {
+
+    private final Instrumentation inst;
+    private final MethodFilter filter;
+    private final ProbeCatalog catalog;
+    private final boolean verbose;
+    private final ClassFileLocator agentClasses;
+    private final AtomicInteger transformedClasses = new AtomicInteger();
+    private final Set<String> failedClasses = ConcurrentHashMap.newKeySet();
+
+    /**
+     * @param agentClasses where the advice class files are read from (the agent jar: classes on
+     *     the bootstrap class path have no class loader to ask for their bytes)
+     */
+    public Instrumenter(
+            Instrumentation inst, MethodFilter filter, ProbeCatalog catalog, boolean verbose, ClassFileLocator agentClasses) {
+        this.inst = inst;
+        this.agentClasses = agentClasses;
+        this.filter = filter;
+        this.catalog = catalog;
+        this.verbose = verbose;
+    }
+
+    /** Installs the transformer and re-transforms matching classes that are already loaded. */
+    public void install() {
+        if (filter.selectsNothing()) {
+            AgentLog.info("no include pattern: no method is instrumented (see docs/agent.md)");
+            return;
+        }
+        Advice advice = Advice.withCustomMapping()
+                .bind(new ProbeIdMapping(catalog))
+                .to(ProbeAdvice.class, agentClasses);
+        ElementMatcher<TypeDescription> candidateType = type -> filter.maySelectClass(type.getName());
+
+        // Byte Buddy skips synthetic methods unless told otherwise; lambda bodies are synthetic.
+        new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED).ignore(ElementMatchers.none()))
+                .disableClassFormatChanges()
+                .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+                .with(AgentBuilder.RedefinitionStrategy.Listener.BatchReallocator.splitting())
+                .with(AgentBuilder.Listener.ModuleReadEdgeCompleting.of(inst, false, Hooks.class))
+                .with(new Reporting())
+                .ignore(ElementMatchers.<TypeDescription>isSynthetic()
+                        .or(ElementMatchers.isInterface().and(ElementMatchers.not(ElementMatchers.declaresMethod(not(isAbstract())))))
+                        .or(nameStartsWith("io.sonde.agent."))
+                        .or(nameStartsWith("io.sonde.core."))
+                        .or(nameStartsWith("io.sonde.format."))
+                        .or(nameStartsWith("net.bytebuddy."))
+                        .or(nameStartsWith("java."))
+                        .or(nameStartsWith("javax."))
+                        .or(nameStartsWith("jdk."))
+                        .or(nameStartsWith("sun."))
+                        .or(nameStartsWith("com.sun.")),
+                        ElementMatchers.isBootstrapClassLoader().or(ElementMatchers.isExtensionClassLoader()))
+                .type(candidateType)
+                .transform((builder, type, loader, module, domain) -> builder.visit(advice.on(selected(type))))
+                .installOn(inst);
+    }
+
+    /** Number of classes woven so far. */
+    public int transformedClasses() {
+        return transformedClasses.get();
+    }
+
+    private ElementMatcher<MethodDescription> selected(TypeDescription type) {
+        String className = type.getName();
+        return isMethod()
+                .and(not(isAbstract()))
+                .and(not(isNative()))
+                .and(not(isBridge()))
+                .and(m -> filter.selects(className, m.getInternalName()));
+    }
+
+    /** Logs each class that cannot be woven once, and counts the ones that were. */
+    private final class Reporting extends AgentBuilder.Listener.Adapter {
+        @Override
+        public void onTransformation(
+                TypeDescription type, ClassLoader loader, JavaModule module, boolean loaded, DynamicType dynamicType) {
+            transformedClasses.incrementAndGet();
+            if (verbose) {
+                AgentLog.info((loaded ? "re-transformed " : "instrumented ") + type.getName());
+            }
+        }
+
+        @Override
+        public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded, Throwable error) {
+            if (failedClasses.add(typeName)) {
+                AgentLog.info("cannot instrument " + typeName + ", leaving it alone: " + error);
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package io.sonde.agent.instrument;
+
+import io.sonde.agent.pattern.Glob;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The method probes the agent has woven: one per (method name, signature), with an int id from
+ * the core, plus the run-time switch rules given through JMX so that classes loaded later get
+ * probes in the state the operator asked for.
+ *
+ * <p>Touched when classes are transformed and when an operator switches probes, never on the
+ * hot path (that only passes the int id).
+ */
+public final class ProbeCatalog {
+
+    /** One woven probe. {@code name} is {@code <binary class name>.<method name>}. */
+    public record Probe(int id, String name, String signature) {}
+
+    /** The core operations the catalog needs; implemented over the core's probe registry. */
+    public interface Registry {
+        /** Registers (or looks up) the probe and returns its id. */
+        int register(String name, String signature);
+
+        /** Switches the probe on or off. */
+        void setEnabled(int id, boolean enabled);
+
+        /** True when the probe is on. */
+        boolean isEnabled(int id);
+    }
+
+    private record SwitchRule(Glob glob, boolean enabled) {}
+
+    private final Registry registry;
+    private final Map<String, Probe> byKey = new ConcurrentHashMap<>();
+    private final List<Probe> inOrder = new CopyOnWriteArrayList<>();
+    private final List<SwitchRule> switchRules = new CopyOnWriteArrayList<>();
+
+    public ProbeCatalog(Registry registry) {
+        this.registry = registry;
+    }
+
+    /**
+     * Returns the id of the probe for this method, registering it the first time. A probe made
+     * after a run-time switch gets the state of the last switch rule matching its name.
+     */
+    public int probeFor(String name, String signature) {
+        String key = name + signature;
+        Probe existing = byKey.get(key);
+        if (existing != null) {
+            return existing.id();
+        }
+        synchronized (this) {
+            existing = byKey.get(key);
+            if (existing != null) {
+                return existing.id();
+            }
+            int id = registry.register(name, signature);
+            Probe p = new Probe(id, name, signature);
+            for (int i = switchRules.size() - 1; i >= 0; i--) {
+                SwitchRule r = switchRules.get(i);
+                if (r.glob().matches(name)) {
+                    registry.setEnabled(id, r.enabled());
+                    break;
+                }
+            }
+            byKey.put(key, p);
+            inOrder.add(p);
+            return id;
+        }
+    }
+
+    /** Switches every probe whose name matches; returns how many changed state. */
+    public synchronized int switchMatching(String pattern, boolean enabled) {
+        Glob g = Glob.of(pattern);
+        switchRules.add(new SwitchRule(g, enabled));
+        int changed = 0;
+        for (Probe p : inOrder) {
+            if (g.matches(p.name()) && registry.isEnabled(p.id()) != enabled) {
+                registry.setEnabled(p.id(), enabled);
+                changed++;
+            }
+        }
+        return changed;
+    }
+
+    /** The probes whose names match the pattern, in registration order. */
+    public List<Probe> matching(String pattern) {
+        Glob g = Glob.of(pattern);
+        List<Probe> out = new ArrayList<>();
+        for (Probe p : inOrder) {
+            if (g.matches(p.name())) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
+    /** True when the probe is on. */
+    public boolean isEnabled(int id) {
+        return registry.isEnabled(id);
+    }
+
+    /** Number of probes woven so far. */
+    public int size() {
+        return inOrder.size();
+    }
+}

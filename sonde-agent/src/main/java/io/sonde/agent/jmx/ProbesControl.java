@@ -1,0 +1,104 @@
+package io.sonde.agent.jmx;
+
+import io.sonde.agent.instrument.ProbeCatalog;
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import java.util.function.IntSupplier;
+import java.util.function.Supplier;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import javax.management.StandardMBean;
+
+/** Implementation of {@link ProbesMBean} over the agent's probe catalog. */
+public final class ProbesControl implements ProbesMBean {
+
+    /** The name under which the agent registers its MBean. */
+    public static final String OBJECT_NAME = "io.sonde:type=Probes";
+
+    private final ProbeCatalog catalog;
+    private final IntSupplier instrumentedClasses;
+    private final Supplier<String[]> counters;
+    private final List<String> configErrors;
+    private final String status;
+
+    public ProbesControl(
+            ProbeCatalog catalog,
+            IntSupplier instrumentedClasses,
+            Supplier<String[]> counters,
+            List<String> configErrors,
+            String status) {
+        this.catalog = catalog;
+        this.instrumentedClasses = instrumentedClasses;
+        this.counters = counters;
+        this.configErrors = List.copyOf(configErrors);
+        this.status = status;
+    }
+
+    /** Registers the MBean in the platform MBean server, replacing one of an earlier agent. */
+    public void register() throws Exception {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        ObjectName name = new ObjectName(OBJECT_NAME);
+        if (server.isRegistered(name)) {
+            server.unregisterMBean(name);
+        }
+        server.registerMBean(new StandardMBean(this, ProbesMBean.class), name);
+    }
+
+    @Override
+    public String[] list() {
+        return listMatching("*");
+    }
+
+    @Override
+    public String[] listMatching(String pattern) {
+        if (catalog == null) {
+            return new String[0];
+        }
+        return catalog.matching(pattern).stream()
+                .map(p -> (catalog.isEnabled(p.id()) ? "on  " : "off ") + p.id() + " " + p.name() + " " + p.signature())
+                .toArray(String[]::new);
+    }
+
+    @Override
+    public int enable(String pattern) {
+        return catalog == null ? 0 : catalog.switchMatching(pattern, true);
+    }
+
+    @Override
+    public int disable(String pattern) {
+        return catalog == null ? 0 : catalog.switchMatching(pattern, false);
+    }
+
+    @Override
+    public int getProbeCount() {
+        return catalog == null ? 0 : catalog.size();
+    }
+
+    @Override
+    public int getEnabledProbeCount() {
+        if (catalog == null) {
+            return 0;
+        }
+        return (int) catalog.matching("*").stream().filter(p -> catalog.isEnabled(p.id())).count();
+    }
+
+    @Override
+    public int getInstrumentedClassCount() {
+        return instrumentedClasses.getAsInt();
+    }
+
+    @Override
+    public String[] getCounters() {
+        return counters.get();
+    }
+
+    @Override
+    public String[] getConfigErrors() {
+        return configErrors.toArray(new String[0]);
+    }
+
+    @Override
+    public String getStatus() {
+        return status;
+    }
+}
