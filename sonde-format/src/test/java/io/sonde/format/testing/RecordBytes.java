@@ -108,6 +108,14 @@ public final class RecordBytes {
         return this;
     }
 
+    /** Raw byte values given as ints (each masked to 8 bits). */
+    public RecordBytes bytes(int... values) {
+        for (int v : values) {
+            out.write(v & 0xFF);
+        }
+        return this;
+    }
+
     public byte[] toBytes() {
         return out.toByteArray();
     }

@@ -15,6 +15,7 @@ public final class StreamBytes {
     private final UUID agent;
     private final String host;
     private final int pid;
+    private byte[] extraHeader = new byte[0];
 
     /** Starts a stream of format version 1.0 with the given frame-header identity. */
     public StreamBytes(UUID agent, String host, int pid) {
@@ -26,6 +27,15 @@ public final class StreamBytes {
         this.host = host;
         this.pid = pid;
         out.writeBytes(streamHeader(major, minor));
+    }
+
+    /**
+     * Extra header bytes after the host name in every following frame (header length grows by as
+     * much), as a later minor version might add; readers must skip them by honouring H.
+     */
+    public StreamBytes extraHeader(byte[] bytes) {
+        this.extraHeader = bytes.clone();
+        return this;
     }
 
     /** The 12-byte stream header. */
@@ -77,14 +87,14 @@ public final class StreamBytes {
     /** Encodes one frame of any type around the given payload, computing length and CRC. */
     public byte[] frame(int type, long sequence, long wallNanos, long monoNanos, byte[] payload) {
         byte[] hostBytes = host.getBytes(StandardCharsets.UTF_8);
-        int headerLength = 62 + hostBytes.length;
+        int headerLength = 62 + hostBytes.length + extraHeader.length;
         int length = headerLength + payload.length;
         RecordBytes f = new RecordBytes()
                 .u32(0x46444E53).u32(length).u32(0) // CRC patched below
                 .u8(type).u8(0).u16(headerLength)
                 .u64(agent.getMostSignificantBits()).u64(agent.getLeastSignificantBits())
                 .u64(sequence).u64(wallNanos).u64(monoNanos)
-                .u32(pid).u16(hostBytes.length).raw(hostBytes)
+                .u32(pid).u16(hostBytes.length).raw(hostBytes).raw(extraHeader)
                 .raw(payload);
         byte[] bytes = f.toBytes();
         CRC32C crc = new CRC32C();
