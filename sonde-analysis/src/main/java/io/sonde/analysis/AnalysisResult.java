@@ -23,7 +23,7 @@ import java.util.List;
  * @param statistics per-operation statistics
  * @param trees the kept trace trees
  * @param demands service demands per thread group
- * @param problems input that could not be read; non-empty means the results are partial
+ * @param problems input that could not be read (errors: the results are partial) and notices
  * @param elapsedNanos duration of the pass
  */
 public record AnalysisResult(
@@ -39,9 +39,10 @@ public record AnalysisResult(
         List<InputProblem> problems,
         long elapsedNanos) {
 
-    /** True when part of the input could not be read: results cover only the readable part. */
+    /** True when part of the input could not be read (an error): results cover the readable part. */
     public boolean partial() {
-        return !problems.isEmpty();
+        for (InputProblem p : problems) if (p.error()) return true;
+        return false;
     }
 
     public ProbeCost probeCost() {

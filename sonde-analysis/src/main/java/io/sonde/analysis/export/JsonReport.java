@@ -46,6 +46,7 @@ public final class JsonReport {
                 g.writeStringField("source", p.source());
                 g.writeNumberField("offset", p.offset());
                 g.writeStringField("message", p.message());
+                g.writeBooleanField("error", p.error());
                 g.writeEndObject();
             }
             g.writeEndArray();

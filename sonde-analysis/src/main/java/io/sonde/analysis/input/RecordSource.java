@@ -24,7 +24,7 @@ public interface RecordSource {
      * end (corrupt or truncated) is reported as a problem, its readable part having been
      * delivered, and reading goes on with the next source.
      *
-     * @return the problems met, empty when everything was read
+     * @return the errors and notices met, empty when everything was read cleanly
      */
     List<InputProblem> read(RecordHandler handler, ProgressListener progress);
 }

@@ -1,0 +1,234 @@
+package io.sonde.analysis.bench;
+
+import io.sonde.format.Format;
+import io.sonde.format.write.Definitions;
+import io.sonde.format.write.FrameHeader;
+import io.sonde.format.write.StreamHeader;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Writes spec-conformant Sonde log files from explicit records, for the analysis benchmark (which
+ * generates its own large log) and for tests that need files with known trees and times. Records
+ * go into the current DATA frame in call order: consecutive records of one thread share a block,
+ * definitions go into a registry block at the point they are made. A frame is sealed when it
+ * passes {@link #FRAME_TARGET_BYTES}, stamped with the latest record time (wall time derived from
+ * the anchor given at construction). Frame headers and definitions use the format library's
+ * encoders; the fixed-size thread records are encoded here.
+ *
+ * <p>File names follow the file writer: {@code <dir>/sonde-<agent>-<NNNNNN>.sonde}; {@link
+ * #rollSegment} ends a segment with SEGMENT_END and starts the next with a registry frame that
+ * repeats every definition.
+ */
+public final class LogWriter implements Closeable {
+    /** A frame is sealed once its payload passes this size. */
+    public static final int FRAME_TARGET_BYTES = 256 * 1024;
+
+    private final Path dir;
+    private final UUID agent;
+    private final FrameHeader header;
+    private final long wallAnchor;
+    private final long monoAnchor;
+    private final ByteBuffer buf = ByteBuffer.allocate(FRAME_TARGET_BYTES + 64 * 1024).order(ByteOrder.LITTLE_ENDIAN);
+    private final List<byte[]> definitions = new ArrayList<>();
+    private FileChannel out;
+    private int segment;
+    private long sequence;
+    private long blockThread = Long.MIN_VALUE;
+    private int blockStart = -1;
+    private boolean frameOpen;
+    private long lastTime;
+    private long dataRecords;
+
+    /**
+     * Starts segment 0 in {@code dir}.
+     *
+     * @param wallAnchor wall-clock ns since the epoch at monotonic time {@code monoAnchor}
+     */
+    public LogWriter(Path dir, UUID agent, long pid, String host, long wallAnchor, long monoAnchor) throws IOException {
+        this.dir = dir;
+        this.agent = agent;
+        this.header = new FrameHeader(agent, pid, host);
+        this.wallAnchor = wallAnchor;
+        this.monoAnchor = monoAnchor;
+        this.lastTime = monoAnchor;
+        openSegment();
+    }
+
+    /** The file of the given segment index. */
+    public Path segmentFile(int index) {
+        return dir.resolve(String.format("sonde-%s-%06d.sonde", agent, index));
+    }
+
+    public LogWriter probe(int id, String name, String signature) throws IOException {
+        return definition(Definitions.probeDef(id, name, signature));
+    }
+
+    public LogWriter string(int id, String value) throws IOException {
+        return definition(Definitions.stringDef(id, value));
+    }
+
+    public LogWriter thread(long threadId, String name) throws IOException {
+        return definition(Definitions.threadDef(threadId, name));
+    }
+
+    private LogWriter definition(byte[] def) throws IOException {
+        definitions.add(def);
+        room(def.length);
+        block(Format.REGISTRY_THREAD_ID);
+        buf.put(def);
+        return this;
+    }
+
+    public LogWriter traceStart(long threadId, long traceId, long parentTraceId, int parentOrderIndex) throws IOException {
+        record(threadId, Format.TRACE_START_BYTES);
+        buf.put(Format.TRACE_START).putLong(traceId).putLong(parentTraceId).putInt(parentOrderIndex);
+        return this;
+    }
+
+    public LogWriter enter(long threadId, int probeId, long time) throws IOException {
+        data(threadId, Format.ENTER_BYTES, time);
+        buf.put(Format.ENTER).putInt(probeId).putLong(time);
+        return this;
+    }
+
+    public LogWriter exit(long threadId, int probeId, long time) throws IOException {
+        data(threadId, Format.EXIT_BYTES, time);
+        buf.put(Format.EXIT).putInt(probeId).putLong(time);
+        return this;
+    }
+
+    public LogWriter enterCpu(long threadId, int probeId, long time, long cpu) throws IOException {
+        data(threadId, Format.ENTER_CPU_BYTES, time);
+        buf.put(Format.ENTER_CPU).putInt(probeId).putLong(time).putLong(cpu);
+        return this;
+    }
+
+    public LogWriter exitCpu(long threadId, int probeId, long time, long cpu) throws IOException {
+        data(threadId, Format.EXIT_CPU_BYTES, time);
+        buf.put(Format.EXIT_CPU).putInt(probeId).putLong(time).putLong(cpu);
+        return this;
+    }
+
+    public LogWriter exitException(long threadId, int probeId, long time, int exceptionStringId) throws IOException {
+        data(threadId, Format.EXIT_EXCEPTION_BYTES, time);
+        buf.put(Format.EXIT_EXCEPTION).putInt(probeId).putLong(time).putInt(exceptionStringId);
+        return this;
+    }
+
+    public LogWriter gap(long threadId, int dropped) throws IOException {
+        record(threadId, Format.GAP_BYTES);
+        buf.put(Format.GAP).putInt(dropped);
+        return this;
+    }
+
+    /** Seals the current frame now (so that tests can place frame boundaries). */
+    public LogWriter flushFrame() throws IOException {
+        sealData();
+        return this;
+    }
+
+    /** Ends the current segment with SEGMENT_END and starts the next one with a registry frame. */
+    public LogWriter rollSegment() throws IOException {
+        sealData();
+        header.open(buf, Format.FRAME_SEGMENT_END);
+        FrameHeader.putSegmentEnd(buf, segment + 1);
+        emit();
+        out.close();
+        segment++;
+        openSegment();
+        return this;
+    }
+
+    /** Data records written so far. */
+    public long dataRecords() {
+        return dataRecords;
+    }
+
+    /** Writes the trailer (produced = written = data records) and closes the file. */
+    @Override
+    public void close() throws IOException {
+        close(true);
+    }
+
+    /** Closes the file, with or without the trailer (without: like a writer that did not close cleanly). */
+    public void close(boolean trailer) throws IOException {
+        sealData();
+        if (trailer) {
+            header.open(buf, Format.FRAME_TRAILER);
+            FrameHeader.putTrailer(buf, dataRecords, dataRecords, new long[5]);
+            emit();
+        }
+        out.close();
+    }
+
+    private void openSegment() throws IOException {
+        out = FileChannel.open(segmentFile(segment), StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+        out.write(ByteBuffer.wrap(StreamHeader.bytes()));
+        if (!definitions.isEmpty()) {
+            openFrame();
+            block(Format.REGISTRY_THREAD_ID);
+            for (byte[] d : definitions) {
+                if (buf.remaining() < d.length + 64) {
+                    sealData();
+                    openFrame();
+                    block(Format.REGISTRY_THREAD_ID);
+                }
+                buf.put(d);
+            }
+            sealData();
+        }
+    }
+
+    private void data(long threadId, int bytes, long time) throws IOException {
+        record(threadId, bytes);
+        dataRecords++;
+        if (time > lastTime) lastTime = time;
+    }
+
+    private void record(long threadId, int bytes) throws IOException {
+        room(bytes);
+        block(threadId);
+    }
+
+    /** Makes sure the open frame can take {@code bytes} more (sealing it when it is full). */
+    private void room(int bytes) throws IOException {
+        if (frameOpen && buf.position() + bytes + Format.BLOCK_HEADER_BYTES > FRAME_TARGET_BYTES) sealData();
+        if (!frameOpen) openFrame();
+    }
+
+    private void openFrame() {
+        header.open(buf, Format.FRAME_DATA);
+        frameOpen = true;
+        blockThread = Long.MIN_VALUE;
+        blockStart = -1;
+    }
+
+    private void block(long threadId) {
+        if (blockThread == threadId && blockStart >= 0) return;
+        if (blockStart >= 0) FrameHeader.endBlock(buf, blockStart);
+        blockStart = FrameHeader.beginBlock(buf, threadId);
+        blockThread = threadId;
+    }
+
+    private void sealData() throws IOException {
+        if (!frameOpen) return;
+        if (blockStart >= 0) FrameHeader.endBlock(buf, blockStart);
+        blockStart = -1;
+        frameOpen = false;
+        emit();
+    }
+
+    private void emit() throws IOException {
+        header.seal(buf, sequence++, wallAnchor + (lastTime - monoAnchor), lastTime);
+        while (buf.hasRemaining()) out.write(buf);
+    }
+}

@@ -1,0 +1,181 @@
+package io.sonde.analysis.input;
+
+import io.sonde.analysis.progress.ProgressListener;
+import io.sonde.format.Format;
+import io.sonde.format.read.AgentLog;
+import io.sonde.format.read.FormatException;
+import io.sonde.format.read.FrameHeader;
+import io.sonde.format.read.ReadEnd;
+import io.sonde.format.read.SondeLogs;
+import io.sonde.format.read.SondeReader;
+import io.sonde.format.read.Trailer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Binary logs on disk as a {@link RecordSource}: any mix of single files, folders of one agent's
+ * segments and folders of several agents (found with {@link SondeLogs#scan}), each agent's
+ * segments read in order through the format library's {@link SondeReader}.
+ */
+public final class LogSource implements RecordSource {
+    /** Progress is reported every this many records. */
+    private static final int PROGRESS_EVERY = 1 << 16;
+
+    private final List<AgentLog> logs = new ArrayList<>();
+    private final List<String> names = new ArrayList<>();
+    private final long totalBytes;
+    private final TimeRange range;
+
+    /**
+     * Finds the logs under the given paths.
+     *
+     * @throws IOException if a path does not exist or holds no log (the message names it)
+     */
+    public LogSource(List<Path> paths) throws IOException {
+        long bytes = 0;
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        for (Path p : paths) {
+            List<AgentLog> found = SondeLogs.scan(p);
+            if (found.isEmpty()) throw new IOException(p + ": holds no .sonde file");
+            for (AgentLog log : found) {
+                logs.add(log);
+                for (Path seg : log.segments()) {
+                    names.add(seg.toString());
+                    bytes += Files.size(seg);
+                    TimeRange r = FrameTimeScan.scan(seg);
+                    if (r != null) {
+                        min = Math.min(min, r.startNanos());
+                        max = Math.max(max, r.endNanos());
+                    }
+                }
+            }
+        }
+        this.totalBytes = bytes;
+        this.range = min == Long.MAX_VALUE ? null : new TimeRange(min, max);
+    }
+
+    @Override
+    public TimeRange timeRange() {
+        return range;
+    }
+
+    @Override
+    public long totalBytes() {
+        return totalBytes;
+    }
+
+    @Override
+    public List<String> names() {
+        return List.copyOf(names);
+    }
+
+    @Override
+    public List<InputProblem> read(RecordHandler h, ProgressListener progress) {
+        List<InputProblem> problems = new ArrayList<>();
+        Map<UUID, Integer> agentIndex = new HashMap<>();
+        long doneBytes = 0;
+        for (AgentLog log : logs) {
+            long logBytes = 0;
+            for (Path seg : log.segments()) logBytes += size(seg);
+            try (SondeReader r = log.open().includeDefinitions(true)) {
+                readOne(r, h, agentIndex, progress, doneBytes);
+                ReadEnd end = r.end();
+                if (end != null && end.kind() == ReadEnd.Kind.INCOMPLETE) {
+                    problems.add(InputProblem.notice(end.source(), end.offset(),
+                            "stream ends without a trailer (the writer did not close cleanly; later records may be missing)"));
+                }
+            } catch (FormatException e) {
+                problems.add(InputProblem.error(e.source(), e.offset(), e.detail()));
+            } catch (IOException e) {
+                problems.add(InputProblem.error(log.segments().get(0).toString(), -1, String.valueOf(e.getMessage())));
+            } catch (UncheckedIOException e) {
+                throw e;
+            }
+            doneBytes += logBytes;
+            progress.progress(doneBytes, totalBytes);
+        }
+        return problems;
+    }
+
+    private void readOne(SondeReader r, RecordHandler h, Map<UUID, Integer> agentIndex, ProgressListener progress, long doneBefore)
+            throws IOException {
+        int agent = -1;
+        long frames = -1;
+        String source = null;
+        long sourceBase = doneBefore;
+        long count = 0;
+        while (r.next()) {
+            if (r.framesRead() != frames) {
+                frames = r.framesRead();
+                FrameHeader f = r.frame();
+                if (agent < 0) {
+                    UUID id = f.agentId();
+                    Integer known = agentIndex.get(id);
+                    if (known == null) {
+                        known = agentIndex.size();
+                        agentIndex.put(id, known);
+                        h.onAgent(new AgentInfo(known, id, f.host(), f.pid()));
+                    }
+                    agent = known;
+                }
+                h.onFrame(agent, f.wallNanos(), f.monoNanos());
+                if (!r.source().equals(source)) {
+                    if (source != null) sourceBase += size(Path.of(source));
+                    source = r.source();
+                }
+            }
+            switch (r.type()) {
+                case Format.ENTER:
+                case Format.ENTER_CPU:
+                    h.onEnter(agent, r.threadId(), r.probeId(), r.time(), r.hasCpuTime() ? r.cpuTime() : RecordHandler.NO_CPU);
+                    break;
+                case Format.EXIT:
+                case Format.EXIT_CPU:
+                case Format.EXIT_EXCEPTION:
+                case Format.EXIT_EXCEPTION_CPU:
+                    h.onExit(agent, r.threadId(), r.probeId(), r.time(), r.hasCpuTime() ? r.cpuTime() : RecordHandler.NO_CPU,
+                            r.isExceptionExit() ? r.exceptionStringId() : RecordHandler.NO_EXCEPTION);
+                    break;
+                case Format.TRACE_START:
+                    h.onTraceStart(agent, r.threadId(), r.traceId(), r.parentTraceId(), r.parentOrderIndex());
+                    break;
+                case Format.EVENT:
+                    h.onEvent(agent, r.threadId(), r.eventTypeId(), r.time());
+                    break;
+                case Format.GAP:
+                    h.onGap(agent, r.threadId(), r.gapCount());
+                    break;
+                case Format.PROBE_DEF:
+                    h.onProbeDef(agent, r.probeId(), r.definedName(), r.probeSignature());
+                    break;
+                case Format.STRING_DEF:
+                    h.onStringDef(agent, (int) r.definedId(), r.definedName());
+                    break;
+                case Format.THREAD_DEF:
+                    h.onThreadDef(agent, r.definedId(), r.definedName());
+                    break;
+                default:
+                    break; // EVENT_DEF: events are only counted
+            }
+            if (++count % PROGRESS_EVERY == 0) progress.progress(sourceBase + r.recordOffset(), totalBytes);
+        }
+        Trailer t = r.trailer();
+        if (t != null && agent >= 0) h.onTrailer(agent, t.produced(), t.written());
+    }
+
+    private static long size(Path p) {
+        try {
+            return Files.size(p);
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+}
