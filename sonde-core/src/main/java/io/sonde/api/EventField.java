@@ -1,0 +1,44 @@
+package io.sonde.api;
+
+import io.sonde.format.Format;
+
+/** A named, typed field of a custom event type. */
+public final class EventField {
+    final String name;
+    final byte type;
+
+    private EventField(String name, byte type) {
+        this.name = name;
+        this.type = type;
+    }
+
+    public static EventField booleanField(String name) {
+        return new EventField(name, Format.FIELD_BOOLEAN);
+    }
+
+    public static EventField intField(String name) {
+        return new EventField(name, Format.FIELD_INT);
+    }
+
+    public static EventField longField(String name) {
+        return new EventField(name, Format.FIELD_LONG);
+    }
+
+    public static EventField doubleField(String name) {
+        return new EventField(name, Format.FIELD_DOUBLE);
+    }
+
+    /** A string field; its values are string ids from {@link Monitor#string(String)}. */
+    public static EventField stringField(String name) {
+        return new EventField(name, Format.FIELD_STRING);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** The format's field type code (Format.FIELD_*). */
+    public byte type() {
+        return type;
+    }
+}

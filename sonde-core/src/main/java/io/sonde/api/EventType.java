@@ -1,0 +1,59 @@
+package io.sonde.api;
+
+import io.sonde.core.buffer.EventCursor;
+import io.sonde.core.buffer.ThreadBuffer;
+import io.sonde.core.probe.ProbeRuntime;
+import io.sonde.core.probe.Probes;
+
+/**
+ * A custom event type, defined once with {@link Monitor#eventType}. Each {@link #begin()} starts one
+ * event on the calling thread; see {@link EventWriter}. When the monitor is closed, or the type is
+ * switched off, {@code begin()} returns a writer that ignores everything.
+ */
+public final class EventType {
+    private final ProbeRuntime runtime;
+    private final int id;
+    private final String name;
+    private final byte[] fieldTypes;
+    private final int recordBytes;
+    private volatile boolean enabled = true;
+
+    EventType(ProbeRuntime runtime, int id, String name, byte[] fieldTypes, int recordBytes) {
+        this.runtime = runtime;
+        this.id = id;
+        this.name = name;
+        this.fieldTypes = fieldTypes;
+        this.recordBytes = recordBytes;
+    }
+
+    /** Starts an event of this type on the calling thread, time-stamped now. */
+    public EventWriter begin() {
+        ProbeRuntime rt = runtime;
+        if (!enabled || Probes.active() != rt) return EventCursor.DISCARD;
+        ThreadBuffer b = rt.buffer();
+        if (b == null) return EventCursor.DISCARD;
+        return b.events().begin(id, fieldTypes, recordBytes, System.nanoTime());
+    }
+
+    /** Convenience for an event type without fields. */
+    public void emit() {
+        begin().end();
+    }
+
+    public int id() {
+        return id;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** Switches this event type on or off. */
+    public void setEnabled(boolean on) {
+        enabled = on;
+    }
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+}

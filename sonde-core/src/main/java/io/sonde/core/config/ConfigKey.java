@@ -1,0 +1,180 @@
+package io.sonde.core.config;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+
+/**
+ * Every configuration key, with its default and a validator. Keys are written without prefix here
+ * and in configuration files; system properties add {@code sonde.}, environment variables use
+ * {@code SONDE_} + the key in upper snake case ({@code file.segment.bytes} ->
+ * {@code SONDE_FILE_SEGMENT_BYTES}).
+ */
+public enum ConfigKey {
+    WRITER("writer", "file", "discard | file | text | tcp: where frames go") {
+        @Override
+        String check(String v) {
+            return oneOf(v, "discard", "file", "text", "tcp");
+        }
+    },
+    FILE_DIR("file.dir", "sonde-data", "directory of the file writer's segment files (created if missing)") {
+        @Override
+        String check(String v) {
+            return v.isBlank() ? "must not be empty" : null;
+        }
+    },
+    FILE_SEGMENT_BYTES("file.segment.bytes", String.valueOf(64L << 20),
+            "the file writer starts a new segment file when the current one would exceed this size") {
+        @Override
+        String check(String v) {
+            return range(v, 4096, Long.MAX_VALUE);
+        }
+    },
+    TEXT_OUT("text.out", "stdout", "text writer target: stdout, stderr or a file path") {
+        @Override
+        String check(String v) {
+            return v.isBlank() ? "must not be empty" : null;
+        }
+    },
+    TCP_HOST("tcp.host", "127.0.0.1", "host name or address of the receiver the tcp writer connects to") {
+        @Override
+        String check(String v) {
+            return v.isBlank() ? "must not be empty" : null;
+        }
+    },
+    TCP_PORT("tcp.port", "7711", "port of the receiver the tcp writer connects to") {
+        @Override
+        String check(String v) {
+            return range(v, 1, 65535);
+        }
+    },
+    TCP_CONNECT_TIMEOUT_MS("tcp.connect.timeout.ms", "2000", "timeout of one tcp connection attempt, milliseconds") {
+        @Override
+        String check(String v) {
+            return range(v, 1, 600_000);
+        }
+    },
+    BUFFER_BYTES("buffer.bytes", String.valueOf(64 << 10), "ring bytes per producing thread, a power of two") {
+        @Override
+        String check(String v) {
+            String e = range(v, 256, 1 << 30);
+            if (e != null) return e;
+            long n = Long.parseLong(v.trim());
+            return Long.bitCount(n) == 1 ? null : "must be a power of two";
+        }
+    },
+    BUFFERS_MAX("buffers.max", "1024", "at most this many threads get a ring; further threads drop (reason no buffer)") {
+        @Override
+        String check(String v) {
+            return range(v, 1, 1_000_000);
+        }
+    },
+    POLICY("policy", "block", "block | drop: what a producer does when its ring is full") {
+        @Override
+        String check(String v) {
+            return oneOf(v, "block", "drop");
+        }
+    },
+    FLUSH_INTERVAL_MS("flush.interval.ms", "100", "writer poll interval and upper bound on how long a record waits in a frame") {
+        @Override
+        String check(String v) {
+            return range(v, 1, 60_000);
+        }
+    },
+    FRAME_BYTES("frame.bytes", String.valueOf(256 << 10), "a frame is sent when it would exceed this size") {
+        @Override
+        String check(String v) {
+            return range(v, 4096, 16 << 20);
+        }
+    },
+    CPU_TIME("cpu.time", "off", "off | on | roots: thread CPU time on every enter/exit, or only at trace roots") {
+        @Override
+        String check(String v) {
+            return oneOf(v, "off", "on", "roots");
+        }
+    },
+    AGENT_ID("agent.id", "", "agent UUID written in every frame header; empty = random per start") {
+        @Override
+        String check(String v) {
+            if (v.isBlank()) return null;
+            try {
+                UUID.fromString(v.trim());
+                return null;
+            } catch (IllegalArgumentException e) {
+                return "must be a UUID such as 123e4567-e89b-12d3-a456-426614174000";
+            }
+        }
+    },
+    SHUTDOWN_TIMEOUT_MS("shutdown.timeout.ms", "10000", "how long close() and the shutdown hook wait for the final drain") {
+        @Override
+        String check(String v) {
+            return range(v, 0, 3_600_000);
+        }
+    },
+    CONFIG("config", "", "path of a properties file with further keys (not allowed inside that file)") {
+        @Override
+        String check(String v) {
+            return null;
+        }
+    };
+
+    private final String key;
+    private final String defaultValue;
+    private final String meaning;
+
+    ConfigKey(String key, String defaultValue, String meaning) {
+        this.key = key;
+        this.defaultValue = defaultValue;
+        this.meaning = meaning;
+    }
+
+    /** The plain key, as in a configuration file. */
+    public String key() {
+        return key;
+    }
+
+    public String defaultValue() {
+        return defaultValue;
+    }
+
+    public String meaning() {
+        return meaning;
+    }
+
+    /** The system property name: {@code sonde.} + key. */
+    public String systemProperty() {
+        return "sonde." + key;
+    }
+
+    /** The environment variable name: {@code SONDE_} + key in upper snake case. */
+    public String environmentVariable() {
+        return "SONDE_" + key.replace('.', '_').toUpperCase(Locale.ROOT);
+    }
+
+    /** Returns null if {@code value} is acceptable, else what is wrong with it. */
+    abstract String check(String value);
+
+    public static ConfigKey byKey(String key) {
+        for (ConfigKey k : values()) {
+            if (k.key.equals(key)) return k;
+        }
+        return null;
+    }
+
+    static String oneOf(String v, String... allowed) {
+        return List.of(allowed).contains(v.trim()) ? null : "must be one of " + String.join(", ", allowed);
+    }
+
+    static String range(String v, long min, long max) {
+        long n;
+        try {
+            n = Long.parseLong(v.trim());
+        } catch (NumberFormatException e) {
+            return "must be a whole number";
+        }
+        if (n < min || n > max) {
+            return max == Long.MAX_VALUE ? "must be at least " + min : "must be between " + min + " and " + max;
+        }
+        return null;
+    }
+}

@@ -1,2 +1,0 @@
-/** Sonde core. */
-package io.sonde.core;

@@ -1,0 +1,28 @@
+package io.sonde.core.writer;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * Where finished frames go. Called only from the writer thread, one call at a time.
+ *
+ * <p>{@link #write} receives a frame that is complete but not yet sealed: its bytes occupy
+ * {@code [0, position())}. A writer that emits the frame calls {@link WriterContext#seal} right
+ * before writing it; sealing assigns the next sequence number, the times and the CRC and flips the
+ * buffer. Sealing at the moment of emission keeps sequence numbers in stream order even when the
+ * writer inserts frames of its own (a registry frame at a new segment or connection, SEGMENT_END).
+ * The buffer is reused for the next frame once {@code write} returns, so a writer must not keep it.
+ */
+public interface Writer {
+    /** Called once on the writer thread before the first frame. */
+    void open(WriterContext context) throws IOException;
+
+    /** Emits one frame (see the class comment for the buffer contract). */
+    void write(ByteBuffer frame) throws IOException;
+
+    /** Pushes buffered bytes towards their destination (called after each flush interval). */
+    void flush() throws IOException;
+
+    /** Releases resources; called once, after the last frame (the trailer, on clean close). */
+    void close() throws IOException;
+}

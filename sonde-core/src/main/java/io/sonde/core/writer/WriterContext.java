@@ -1,0 +1,42 @@
+package io.sonde.core.writer;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.UUID;
+
+/** What the pipeline offers its writer: frame sealing, registry frames and the agent's identity. */
+public interface WriterContext {
+    /** Receives sealed frames. */
+    @FunctionalInterface
+    interface FrameSink {
+        void accept(ByteBuffer sealedFrame) throws IOException;
+    }
+
+    /** Seals a frame held in {@code [0, position())}: next sequence number, times, CRC; then flips it. */
+    void seal(ByteBuffer frame);
+
+    /** Gives a sealed frame (in {@code [0, limit())}) the next sequence number and a new CRC, for re-sending. */
+    void reseal(ByteBuffer sealedFrame);
+
+    /**
+     * Builds sealed DATA frames whose registry blocks hold every current definition and passes
+     * each to {@code sink} (one frame unless the definitions exceed the frame size). Every new file
+     * segment and TCP connection starts with these, right after the stream header.
+     */
+    void registryFrames(FrameSink sink) throws IOException;
+
+    /** A sealed SEGMENT_END frame naming the next segment index (buffer reused between calls). */
+    ByteBuffer segmentEndFrame(int nextSegmentIndex);
+
+    /** Header length of this agent's frames (a SEGMENT_END frame is this + 4 bytes). */
+    int frameHeaderBytes();
+
+    /** The agent id written in every frame header. */
+    UUID agentId();
+
+    /** True once the pipeline is closing: retry loops (reconnects) should give up soon. */
+    boolean closing();
+
+    /** System.nanoTime() by which a closing pipeline wants the writer to be done. */
+    long closeDeadlineNanos();
+}
