@@ -49,20 +49,43 @@ public final class ProbeRuntime {
     /** The calling thread's buffer, created on first use (slow path); null when no monitor runs. */
     ThreadBuffer newBuffer() {
         if (pipeline == null) return null;
+        java.util.function.Predicate<Thread> filter = threadFilter;
+        if (filter != null && !filter.test(Thread.currentThread())) {
+            local.set(EXCLUDED); // decided once per thread; Probes.enter then returns false
+            return null;
+        }
         ThreadBuffer b = pipeline.newBuffer(Thread.currentThread());
         local.set(b);
         return b;
     }
 
-    /** The calling thread's buffer if it has one already. */
+    /** The calling thread's buffer if it has one already (null for a thread the filter excludes). */
     public ThreadBuffer currentBuffer() {
-        return local.get();
+        ThreadBuffer b = local.get();
+        return b == EXCLUDED ? null : b;
     }
 
-    /** The calling thread's buffer, created if needed; null when no monitor runs. */
+    /** The calling thread's buffer, created if needed; null when no monitor runs or the filter excludes the thread. */
     public ThreadBuffer buffer() {
         ThreadBuffer b = local.get();
-        return b != null ? b : newBuffer();
+        return b == EXCLUDED ? null : b != null ? b : newBuffer();
+    }
+
+    /**
+     * Marker in the thread-local slot of threads the thread filter excludes; never written to.
+     * Lets {@link Probes#enter} reject such a thread with one reference comparison.
+     */
+    static final ThreadBuffer EXCLUDED = new ThreadBuffer(0, true, null, null, 0L, 0);
+
+    /** Decides per thread, at its first probe, whether the thread records; null = every thread. */
+    private volatile java.util.function.Predicate<Thread> threadFilter;
+
+    /**
+     * Sets the thread filter (used by the java agent's include/exclude thread-name patterns).
+     * Applies to threads that have not recorded yet; set it before probes fire.
+     */
+    public void setThreadFilter(java.util.function.Predicate<Thread> filter) {
+        this.threadFilter = filter;
     }
 
     long cpuTime() {

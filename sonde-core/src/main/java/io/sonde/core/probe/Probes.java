@@ -53,6 +53,7 @@ public final class Probes {
         }
         ThreadBuffer b = rt.local.get();
         if (b == null && (b = rt.newBuffer()) == null) return false;
+        if (b == ProbeRuntime.EXCLUDED) return false; // thread filter said no (agent's thread patterns)
         long t = System.nanoTime();
         int cpu = rt.cpuMode;
         if (cpu == ProbeRuntime.CPU_OFF || (cpu == ProbeRuntime.CPU_ROOTS && b.depth() != 0)) {
