@@ -53,7 +53,6 @@ public final class AgentRuntime {
             return;
         }
         AgentOptions o = parsed.options();
-        ProbeCatalog catalog = new ProbeCatalog(CoreBinding.registry());
         List<String> coreErrors = CoreBinding.start(o);
         if (!coreErrors.isEmpty()) {
             for (String e : coreErrors) {
@@ -63,6 +62,7 @@ public final class AgentRuntime {
             registerMBean(o, null, null, coreErrors, "not monitoring: bad options");
             return;
         }
+        ProbeCatalog catalog = new ProbeCatalog(CoreBinding.registry());
         ClassFileLocator agentClasses = agentClasses(agentJar);
         Instrumenter instrumenter = new Instrumenter(inst, o.methods(), catalog, o.verbose(), agentClasses);
         try {

@@ -2,25 +2,84 @@ package io.sonde.agent;
 
 import io.sonde.agent.config.AgentOptions;
 import io.sonde.agent.instrument.ProbeCatalog;
+import io.sonde.agent.pattern.ThreadFilter;
+import io.sonde.api.Counters;
+import io.sonde.core.config.ConfigException;
+import io.sonde.core.config.SondeConfig;
+import io.sonde.core.pipeline.Pipeline;
+import io.sonde.core.probe.ProbeRuntime;
 import java.util.List;
 
-/** Connects the agent to the core: starting it from the options, the probe registry, counters. */
+/**
+ * Connects the agent to the core: starts the pipeline (writer thread, writer, shutdown hook)
+ * from the options, and exposes its probe registry and counters.
+ */
 final class CoreBinding {
+
+    private static volatile Pipeline pipeline;
 
     private CoreBinding() {}
 
-    /** Starts the core's pipeline; returns configuration errors (then nothing was started). */
+    /**
+     * Starts the core's pipeline with the options' core settings (on top of the core's own
+     * sources: {@code sonde.*} system properties and {@code SONDE_*} environment variables).
+     * Returns the configuration errors; then nothing was started.
+     */
     static List<String> start(AgentOptions options) {
-        return List.of();
+        try {
+            Pipeline p = Pipeline.start(SondeConfig.load(options.coreSettings()));
+            if (!options.threads().acceptsAll()) {
+                ThreadFilter threads = options.threads();
+                p.runtime().setThreadFilter(t -> threads.monitors(t.getName()));
+            }
+            pipeline = p;
+            return List.of();
+        } catch (ConfigException e) {
+            return List.of(e.getMessage());
+        } catch (RuntimeException e) {
+            return List.of("cannot start the monitor: " + e);
+        }
     }
 
-    /** The core's probe registry as the catalog needs it. */
+    /** The core's probe registry as the catalog needs it (only valid after a successful start). */
     static ProbeCatalog.Registry registry() {
-        return io.sonde.agent.instrument.StubRegistry.INSTANCE;
+        return new ProbeCatalog.Registry() {
+            @Override
+            public int register(String name, String signature) {
+                return pipeline.defineProbe(name, signature);
+            }
+
+            @Override
+            public void setEnabled(int id, boolean enabled) {
+                runtime().setEnabled(id, enabled);
+            }
+
+            @Override
+            public boolean isEnabled(int id) {
+                return runtime().isEnabled(id);
+            }
+        };
     }
 
-    /** The core's counters as "name=value" lines. */
+    private static ProbeRuntime runtime() {
+        return pipeline.runtime();
+    }
+
+    /** The core's counters as "name=value" lines (empty when the core did not start). */
     static String[] counters() {
-        return new String[0];
+        Pipeline p = pipeline;
+        if (p == null) {
+            return new String[0];
+        }
+        Counters c = p.counters();
+        return new String[] {
+            "records.produced=" + c.produced(),
+            "records.written=" + c.written(),
+            "records.dropped=" + c.dropped(),
+            "records.dropped.buffer_full=" + c.droppedBufferFull(),
+            "records.dropped.closed=" + c.droppedClosed(),
+            "records.dropped.no_buffer=" + c.droppedNoBuffer(),
+            "records.dropped.writer_failed=" + c.droppedWriterFailed(),
+        };
     }
 }

@@ -4,6 +4,9 @@ import io.sonde.agent.pattern.Glob;
 import io.sonde.agent.pattern.MethodFilter;
 import io.sonde.agent.pattern.Rule;
 import io.sonde.agent.pattern.ThreadFilter;
+import io.sonde.core.config.ConfigException;
+import io.sonde.core.config.ConfigKey;
+import io.sonde.core.config.SondeConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,6 +32,9 @@ public final class OptionsParser {
 
     /** Source name used for the inline options. */
     public static final String INLINE = "-javaagent options";
+
+    private static final String AGENT_KEYS =
+            "config, include, exclude, include.thread, exclude.thread, cpu, executors, jmx, verbose";
 
     private final List<Rule> methodRules = new ArrayList<>();
     private final List<Rule> threadRules = new ArrayList<>();
@@ -105,13 +111,35 @@ public final class OptionsParser {
             case "executors" -> executors = bool(value, original, where, executors);
             case "jmx" -> jmx = bool(value, original, where, jmx);
             case "verbose" -> verbose = bool(value, original, where, verbose);
-            default -> {
-                if (value.isEmpty()) {
-                    error(where, "option '" + original + "' has no value");
-                } else {
-                    core.put(original, value);
+            case "cpu" -> coreSetting("cpu.time", value, original, where);
+            default -> coreSetting(original, value, original, where);
+        }
+    }
+
+    /** A key of the core's configuration (writer, buffers, ...): checked now, so errors name the place. */
+    private void coreSetting(String key, String value, String original, String where) {
+        if (value.isEmpty()) {
+            error(where, "option '" + original + "' has no value");
+            return;
+        }
+        if (key.equals("config")) {
+            return; // handled above; never reaches the core
+        }
+        if (ConfigKey.byKey(key) == null) {
+            StringBuilder known = new StringBuilder(AGENT_KEYS);
+            for (ConfigKey k : ConfigKey.values()) {
+                if (k != ConfigKey.CONFIG) {
+                    known.append(", ").append(k.key());
                 }
             }
+            error(where, "unknown option '" + original + "'; known options: " + known);
+            return;
+        }
+        try {
+            SondeConfig.of(Map.of(key, value));
+            core.put(key, value);
+        } catch (ConfigException e) {
+            error(where, e.getMessage().replace(" (API setting " + key + ")", ""));
         }
     }
 

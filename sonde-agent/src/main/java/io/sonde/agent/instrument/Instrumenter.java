@@ -74,7 +74,7 @@ public final class Instrumenter {
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
                 .with(AgentBuilder.RedefinitionStrategy.Listener.BatchReallocator.splitting())
-                .with(AgentBuilder.Listener.ModuleReadEdgeCompleting.of(inst, false, Hooks.class))
+                .with(AgentBuilder.Listener.ModuleReadEdgeCompleting.of(inst, false, io.sonde.core.probe.Probes.class))
                 .with(new Reporting())
                 .ignore(ElementMatchers.<TypeDescription>isSynthetic()
                         .or(ElementMatchers.isInterface().and(ElementMatchers.not(ElementMatchers.declaresMethod(not(isAbstract())))))

@@ -1,15 +1,18 @@
 package io.sonde.agent.propagation;
 
-import io.sonde.agent.instrument.Hooks;
+import io.sonde.core.buffer.ThreadBuffer;
+import io.sonde.core.probe.Probes;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ForkJoinTask;
 
 /**
- * Wraps tasks handed to executors so their execution continues the submitter's trace as a child
- * trace (parent trace id + the order index of the execution that submitted the task).
+ * Wraps tasks handed to executors so that their execution continues the submitter's trace: the
+ * first trace the task starts on the worker thread is a child trace whose TRACE_START names the
+ * submitter's trace id and the order index of the method execution that submitted the task.
  *
  * <p>Called from advice inlined into {@code java.util.concurrent} classes, so it lives on the
- * bootstrap class path and must never throw.
+ * bootstrap class path and must never throw. A submitter outside any trace costs one
+ * thread-local lookup and no allocation.
  */
 public final class Propagation {
 
@@ -20,8 +23,11 @@ public final class Propagation {
         if (task == null || task instanceof ContextRunnable || task instanceof ForkJoinTask) {
             return task; // ForkJoinTasks keep their identity: fork/join relies on it
         }
-        Object parent = Hooks.captureParent();
-        return parent == null ? task : new ContextRunnable(task, parent);
+        ThreadBuffer b = Probes.active().currentBuffer();
+        if (b == null || b.depth() == 0) {
+            return task;
+        }
+        return new ContextRunnable(task, b.traceId(), b.orderIndex());
     }
 
     /** The task itself when there is nothing to carry, else a wrapper carrying the trace position. */
@@ -29,18 +35,44 @@ public final class Propagation {
         if (task == null || task instanceof ContextCallable) {
             return task;
         }
-        Object parent = Hooks.captureParent();
-        return parent == null ? task : new ContextCallable<>(task, parent);
+        ThreadBuffer b = Probes.active().currentBuffer();
+        if (b == null || b.depth() == 0) {
+            return task;
+        }
+        return new ContextCallable<>(task, b.traceId(), b.orderIndex());
+    }
+
+    /**
+     * Prepares the worker thread: its next trace becomes a child of the given position. Returns
+     * the buffer to clean up after the task, or null when nothing was set (no monitor running, or
+     * the task runs inside a trace already, e.g. a caller-runs policy: then it simply nests).
+     */
+    static ThreadBuffer begin(long parentTraceId, int parentOrderIndex) {
+        ThreadBuffer b = Probes.active().buffer();
+        if (b == null || b.depth() != 0) {
+            return null;
+        }
+        b.setParent(parentTraceId, parentOrderIndex);
+        return b;
+    }
+
+    /** Clears a parent the task did not use, so it cannot leak into the thread's next task. */
+    static void end(ThreadBuffer b) {
+        if (b != null && b.depth() == 0) {
+            b.setParent(0L, -1);
+        }
     }
 
     /** A runnable that runs its task as a child trace of the submitter's trace. */
     public static final class ContextRunnable implements Runnable {
         private final Runnable task;
-        private final Object parent;
+        private final long parentTraceId;
+        private final int parentOrderIndex;
 
-        ContextRunnable(Runnable task, Object parent) {
+        ContextRunnable(Runnable task, long parentTraceId, int parentOrderIndex) {
             this.task = task;
-            this.parent = parent;
+            this.parentTraceId = parentTraceId;
+            this.parentOrderIndex = parentOrderIndex;
         }
 
         /** The wrapped task. */
@@ -50,11 +82,11 @@ public final class Propagation {
 
         @Override
         public void run() {
-            Object previous = Hooks.beginChild(parent);
+            ThreadBuffer b = begin(parentTraceId, parentOrderIndex);
             try {
                 task.run();
             } finally {
-                Hooks.endChild(previous);
+                end(b);
             }
         }
 
@@ -67,11 +99,13 @@ public final class Propagation {
     /** A callable that runs its task as a child trace of the submitter's trace. */
     public static final class ContextCallable<T> implements Callable<T> {
         private final Callable<T> task;
-        private final Object parent;
+        private final long parentTraceId;
+        private final int parentOrderIndex;
 
-        ContextCallable(Callable<T> task, Object parent) {
+        ContextCallable(Callable<T> task, long parentTraceId, int parentOrderIndex) {
             this.task = task;
-            this.parent = parent;
+            this.parentTraceId = parentTraceId;
+            this.parentOrderIndex = parentOrderIndex;
         }
 
         /** The wrapped task. */
@@ -81,11 +115,11 @@ public final class Propagation {
 
         @Override
         public T call() throws Exception {
-            Object previous = Hooks.beginChild(parent);
+            ThreadBuffer b = begin(parentTraceId, parentOrderIndex);
             try {
                 return task.call();
             } finally {
-                Hooks.endChild(previous);
+                end(b);
             }
         }
 
