@@ -10,4 +10,10 @@ public interface RingHost {
 
     /** True once the pipeline is closing; producers whose ring is full then drop with reason closed. */
     boolean isClosed();
+
+    /**
+     * A fresh buffer ordinal (slow path): a thread whose 32-bit trace counter is exhausted takes a
+     * new ordinal so its trace ids stay unique.
+     */
+    int nextOrdinal();
 }

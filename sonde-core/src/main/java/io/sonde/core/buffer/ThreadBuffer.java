@@ -124,14 +124,16 @@ public final class ThreadBuffer extends Pad3 {
     private final RingHost host;
     private final long threadId;
     private final WeakReference<Thread> thread;
-    private final long traceIdBase;
+    /** Buffer ordinal in the high 32 bits of this thread's trace ids. */
+    private long traceIdBase;
     private final EventCursor events = new EventCursor(this);
 
     /**
      * @param capacity ring bytes, a power of two (0 for the no-buffer placeholder)
      * @param dropWhenFull true for policy {@code drop}, false for {@code block}
-     * @param ordinal this buffer's creation ordinal in its pipeline (1, 2, ...), put in the high
-     *     24 bits of trace ids so they are unique per agent without a shared counter
+     * @param ordinal this buffer's creation ordinal in its pipeline (1, 2, ...): trace ids are
+     *     {@code ordinal << 32 | n} with a per-thread counter n = 1, 2, ..., so they are unique per
+     *     agent without a shared counter
      */
     public ThreadBuffer(int capacity, boolean dropWhenFull, RingHost host, Thread owner, long threadId, int ordinal) {
         if (capacity != 0 && (capacity < 64 || Integer.bitCount(capacity) != 1)) {
@@ -145,7 +147,7 @@ public final class ThreadBuffer extends Pad3 {
         this.host = host;
         this.threadId = threadId;
         this.thread = new WeakReference<>(owner);
-        this.traceIdBase = ((long) (ordinal & 0xFFFFFF)) << 40;
+        this.traceIdBase = ((long) ordinal) << 32;
         this.fastLimit = capacity == 0 ? Long.MIN_VALUE : half;
     }
 
@@ -287,7 +289,13 @@ public final class ThreadBuffer extends Pad3 {
             // a new trace: its id and parent are fixed now, even if its TRACE_START is dropped
             order = 0;
             nextOrder = 1;
-            traceId = traceIdBase | (++traceCounter & 0xFF_FFFF_FFFFL);
+            long n = ++traceCounter;
+            if (n > 0xFFFF_FFFFL) {
+                // counter exhausted (after 2^32 traces): continue under a fresh ordinal
+                traceIdBase = ((long) host.nextOrdinal()) << 32;
+                traceCounter = n = 1;
+            }
+            traceId = traceIdBase | n;
             traceParentId = parentTraceId;
             traceParentOrder = parentOrderIndex;
             parentTraceId = 0;
@@ -389,6 +397,20 @@ public final class ThreadBuffer extends Pad3 {
                 wokeAt = -1; // still full after a park: wake the writer again
             }
         }
+    }
+
+    /**
+     * Accounts {@code n} data records as dropped because the ring was full, exactly as the drop
+     * policy does (counted, then a GAP before the next record). For deterministic tests that need
+     * drops at a point where the scenario's records would still fit.
+     */
+    void dropAsFull(int n) {
+        for (int k = 0; k < n; k++) {
+            PRODUCED.setOpaque(this, produced + 1);
+            DROPPED_FULL.setRelease(this, droppedFull + 1);
+            if (pendingGap != -1) pendingGap++;
+        }
+        fastLimit = Long.MIN_VALUE;
     }
 
     private void wake(long readPosition) {

@@ -53,6 +53,7 @@ public final class Pipeline implements RingHost {
     private final Thread writerThread;
     private final Thread shutdownHook;
     private volatile boolean closeStarted;
+    private final boolean manual;
 
     /** Starts a pipeline with the writer and identity the configuration names. */
     public static Pipeline start(SondeConfig config) {
@@ -66,6 +67,16 @@ public final class Pipeline implements RingHost {
      * @param shutdownHook whether to register a JVM shutdown hook that closes the pipeline
      */
     public Pipeline(SondeConfig config, Writer writer, Identity identity, boolean shutdownHook) {
+        this(config, writer, identity, shutdownHook, false);
+    }
+
+    /**
+     * @param manual true: no writer thread runs; the caller drives opening, draining and frame
+     *     emission through the package-private {@code manual*} methods, and close() finishes on the
+     *     calling thread (deterministic tests, e.g. the golden files)
+     */
+    Pipeline(SondeConfig config, Writer writer, Identity identity, boolean shutdownHook, boolean manual) {
+        this.manual = manual;
         this.config = config;
         this.identity = identity;
         this.writer = writer;
@@ -83,7 +94,7 @@ public final class Pipeline implements RingHost {
         this.loop = new WriterLoop(this);
         this.writerThread = new Thread(loop, "sonde-writer");
         writerThread.setDaemon(true);
-        writerThread.start();
+        if (!manual) writerThread.start();
         if (shutdownHook) {
             this.shutdownHook = new Thread(this::closeFromHook, "sonde-shutdown");
             Runtime.getRuntime().addShutdownHook(this.shutdownHook);
@@ -116,9 +127,9 @@ public final class Pipeline implements RingHost {
     /** Defines a method probe and switches it on; returns its id. */
     public int defineProbe(String name, String signature) {
         synchronized (runtime) {
-            int before = registry.probeCount();
+            int before = registry.maxProbeId();
             int id = registry.probe(name, signature);
-            if (id >= before) runtime.addProbe(id); // new probes start switched on
+            if (id > before) runtime.addProbe(id); // new probes start switched on
             return id;
         }
     }
@@ -129,17 +140,32 @@ public final class Pipeline implements RingHost {
      * The THREAD_DEF is queued before the buffer becomes visible to the writer thread.
      */
     public ThreadBuffer newBuffer(Thread t) {
+        return newBuffer(t, t.getId(), t.getName(), 0, ringBytes);
+    }
+
+    /**
+     * Creates a buffer with explicit thread id, name, ordinal (0 = next) and ring size; the public
+     * variant passes the thread's own values. Package-private for deterministic tests.
+     */
+    ThreadBuffer newBuffer(Thread owner, long threadId, String name, int ordinal, int capacity) {
         synchronized (lock) {
             boolean ring = liveRings < maxRings;
-            long tid = t.getId();
             if (ring) {
-                registry.thread(tid, t.getName());
+                registry.thread(threadId, name);
                 liveRings++;
             }
-            ThreadBuffer b = new ThreadBuffer(ring ? ringBytes : 0, dropWhenFull, this, t, tid, ++ordinals);
+            int ord = ordinal > 0 ? ordinal : ++ordinals;
+            ThreadBuffer b = new ThreadBuffer(ring ? capacity : 0, dropWhenFull, this, owner, threadId, ord);
             buffers.add(b);
             bufferArray = buffers.toArray(new ThreadBuffer[0]);
             return b;
+        }
+    }
+
+    @Override
+    public int nextOrdinal() {
+        synchronized (lock) {
+            return ++ordinals;
         }
     }
 
@@ -242,6 +268,11 @@ public final class Pipeline implements RingHost {
                 LockSupport.unpark(writerThread);
             }
         }
+        if (manual) {
+            if (!loop.finished) loop.finish();
+            Probes.deactivate(runtime);
+            return;
+        }
         try {
             writerThread.join(Math.max(1, shutdownTimeoutMs));
         } catch (InterruptedException e) {
@@ -256,6 +287,20 @@ public final class Pipeline implements RingHost {
 
     /** True once close() has finished writing (or given up). */
     public boolean isTerminated() {
-        return !writerThread.isAlive();
+        return loop.finished;
+    }
+
+    // ---- manual mode (deterministic tests): the caller plays the writer thread
+
+    void manualOpen() {
+        loop.open();
+    }
+
+    void manualDrain() throws java.io.IOException {
+        loop.drain();
+    }
+
+    void manualEmitFrame() throws java.io.IOException {
+        loop.emitFrame();
     }
 }

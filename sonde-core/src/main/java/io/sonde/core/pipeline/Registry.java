@@ -27,28 +27,28 @@ public final class Registry {
     private volatile int[] eventRecordBytes = new int[0];
     private volatile byte[][] eventFieldTypes = new byte[0][];
 
-    /** Id of the method probe (name, signature), defining it if new. Ids are 0, 1, 2, ... */
+    /** Id of the method probe (name, signature), defining it if new. Ids are 1, 2, 3, ... (0 is never used). */
     public synchronized int probe(String name, String signature) {
         String key = name + '\u0000' + signature;
         Integer id = probes.get(key);
         if (id != null) return id;
-        int n = probes.size();
+        int n = probes.size() + 1;
         add(Definitions.probeDef(n, name, signature));
         probes.put(key, n);
         probeNames.add(name);
         return n;
     }
 
-    /** Number of probes defined so far. */
-    public synchronized int probeCount() {
+    /** Largest probe id defined so far (0 if none). */
+    public synchronized int maxProbeId() {
         return probes.size();
     }
 
-    /** Id of the string value, defining it if new. Ids are 0, 1, 2, ... */
+    /** Id of the string value, defining it if new. Ids are 1, 2, 3, ... */
     public synchronized int string(String value) {
         Integer id = strings.get(value);
         if (id != null) return id;
-        int n = strings.size();
+        int n = strings.size() + 1;
         add(Definitions.stringDef(n, value));
         strings.put(value, n);
         return n;
@@ -59,7 +59,7 @@ public final class Registry {
      * returns the same id; with other fields it is an error.
      */
     public synchronized int eventType(String name, byte[] fieldTypes, String[] fieldNames) {
-        byte[] def = Definitions.eventDef(eventNames.size(), name, fieldTypes, fieldNames);
+        byte[] def = Definitions.eventDef(eventNames.size() + 1, name, fieldTypes, fieldNames);
         Integer existing = eventNames.get(name);
         if (existing != null) {
             byte[] again = Definitions.eventDef(existing, name, fieldTypes, fieldNames);
@@ -68,7 +68,7 @@ public final class Registry {
             }
             throw new IllegalArgumentException("event type '" + name + "' is already defined with other fields");
         }
-        int id = eventNames.size();
+        int id = eventNames.size() + 1; // ids 1, 2, 3, ...
         int bytes = Format.EVENT_HEADER_BYTES;
         for (byte t : fieldTypes) {
             int b = Format.fieldBytes(t);
@@ -129,5 +129,15 @@ public final class Registry {
         all.addAll(fixedDefs);
         all.addAll(threadDefs.values());
         return all;
+    }
+
+    /**
+     * All current definitions, and the pending queue emptied: used for the registry frame that
+     * starts a segment or connection, which precedes every later frame, so the pending ones need
+     * not be repeated after it.
+     */
+    public synchronized List<byte[]> allAndClearPending() {
+        pending = new ArrayList<>();
+        return all();
     }
 }

@@ -38,6 +38,7 @@ final class WriterLoop implements Runnable, WriterContext {
     private boolean failed;
     volatile boolean stop;
     volatile Counters finalCounters;
+    volatile boolean finished;
     private long[] limits = new long[16];
     private boolean[] deadAtSnapshot = new boolean[16];
 
@@ -52,11 +53,7 @@ final class WriterLoop implements Runnable, WriterContext {
 
     @Override
     public void run() {
-        try {
-            writer.open(this);
-        } catch (IOException | RuntimeException e) {
-            fail("cannot open the writer", e);
-        }
+        open();
         long nextFlush = System.nanoTime() + p.flushIntervalNanos;
         while (!stop) {
             try {
@@ -72,6 +69,19 @@ final class WriterLoop implements Runnable, WriterContext {
             }
             if (!stop) LockSupport.parkNanos(Math.max(1, nextFlush - System.nanoTime()));
         }
+        finish();
+    }
+
+    void open() {
+        try {
+            writer.open(this);
+        } catch (IOException | RuntimeException e) {
+            fail("cannot open the writer", e);
+        }
+    }
+
+    /** The final drain, the trailer and closing the writer. */
+    void finish() {
         try {
             drain();
             emitFrame();
@@ -92,6 +102,7 @@ final class WriterLoop implements Runnable, WriterContext {
         } catch (IOException | RuntimeException e) {
             System.err.println("sonde: closing the writer failed: " + e);
         }
+        finished = true;
     }
 
     private void fail(String what, Throwable e) {
@@ -231,7 +242,7 @@ final class WriterLoop implements Runnable, WriterContext {
     }
 
     /** Hands the current frame to the writer if it holds anything, then opens the next one. */
-    private void emitFrame() throws IOException {
+    void emitFrame() throws IOException {
         if (!frameHasBlocks) return;
         long records = frameRecords;
         frameRecords = 0;
@@ -281,7 +292,7 @@ final class WriterLoop implements Runnable, WriterContext {
 
     @Override
     public void registryFrames(FrameSink sink) throws IOException {
-        List<byte[]> all = p.registry().all();
+        List<byte[]> all = p.registry().allAndClearPending();
         if (registryBuffer == null) {
             registryBuffer = ByteBuffer.allocateDirect(p.frameBytes).order(ByteOrder.LITTLE_ENDIAN);
         }
