@@ -45,6 +45,14 @@ public record AnalysisResult(
         return false;
     }
 
+    /** Seconds the analysis covers: the time window cut to the log's span (0 if the span is unknown). */
+    public double observedSeconds() {
+        if (logRange == null) return 0;
+        long from = Math.max(logRange.startNanos(), window.fromNanos());
+        long to = Math.min(logRange.endNanos(), window.toNanos());
+        return Math.max(0, to - from) / 1e9;
+    }
+
     public ProbeCost probeCost() {
         return options.probeCost;
     }

@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
             DemoCommand.class,
             ReceiveCommand.class,
             DumpCommand.class,
+            AnalyzeCommand.class,
             SimulateCommand.class,
             ValidateModelCommand.class,
         })

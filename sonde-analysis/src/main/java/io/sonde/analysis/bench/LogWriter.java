@@ -47,6 +47,7 @@ public final class LogWriter implements Closeable {
     private boolean frameOpen;
     private long lastTime;
     private long dataRecords;
+    private long segmentBytes;
 
     /**
      * Starts segment 0 in {@code dir}.
@@ -148,6 +149,11 @@ public final class LogWriter implements Closeable {
         return this;
     }
 
+    /** Bytes written to the current segment file so far (sealed frames only). */
+    public long segmentBytes() {
+        return segmentBytes;
+    }
+
     /** Data records written so far. */
     public long dataRecords() {
         return dataRecords;
@@ -173,6 +179,7 @@ public final class LogWriter implements Closeable {
     private void openSegment() throws IOException {
         out = FileChannel.open(segmentFile(segment), StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
         out.write(ByteBuffer.wrap(StreamHeader.bytes()));
+        segmentBytes = Format.STREAM_HEADER_BYTES;
         if (!definitions.isEmpty()) {
             openFrame();
             block(Format.REGISTRY_THREAD_ID);
@@ -229,6 +236,7 @@ public final class LogWriter implements Closeable {
 
     private void emit() throws IOException {
         header.seal(buf, sequence++, wallAnchor + (lastTime - monoAnchor), lastTime);
+        segmentBytes += buf.remaining();
         while (buf.hasRemaining()) out.write(buf);
     }
 }

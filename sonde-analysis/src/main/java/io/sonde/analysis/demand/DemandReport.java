@@ -12,7 +12,7 @@ import java.nio.file.Path;
 /**
  * Writes service demands as JSON, schema {@value #SCHEMA} (documented in docs/analysis.md): per
  * thread group and operation the count, throughput, mean wall time and mean CPU demand, in
- * seconds (the simulator's unit) and nanoseconds.
+ * milliseconds (the unit of the simulator's service demands) and nanoseconds.
  */
 public final class DemandReport {
     public static final String SCHEMA = "sonde-demands/1";
@@ -26,7 +26,7 @@ public final class DemandReport {
     }
 
     public static void write(AnalysisResult r, OutputStream out) throws IOException {
-        double seconds = observedSeconds(r);
+        double seconds = r.observedSeconds();
         try (JsonGenerator g = new JsonFactory().createGenerator(out, JsonEncoding.UTF8)) {
             g.useDefaultPrettyPrinter();
             g.writeStartObject();
@@ -47,8 +47,8 @@ public final class DemandReport {
                     g.writeNumberField("count", d.count());
                     g.writeNumberField("roots", d.roots());
                     g.writeNumberField("throughputPerSecond", seconds > 0 ? d.count() / seconds : 0);
-                    g.writeNumberField("meanWallSeconds", d.meanWallNanos() / 1e9);
-                    nullable(g, "meanCpuSeconds", d.meanCpuNanos() < 0 ? null : d.meanCpuNanos() / 1e9);
+                    g.writeNumberField("meanWallMillis", d.meanWallNanos() / 1e6);
+                    nullable(g, "meanCpuMillis", d.meanCpuNanos() < 0 ? null : d.meanCpuNanos() / 1e6);
                     g.writeNumberField("meanWallNanos", d.meanWallNanos());
                     nullable(g, "meanCpuNanos", d.meanCpuNanos() < 0 ? null : d.meanCpuNanos());
                     g.writeNumberField("meanExclusiveWallNanos", d.meanWallExclusiveNanos());
@@ -61,14 +61,6 @@ public final class DemandReport {
             g.writeEndArray();
             g.writeEndObject();
         }
-    }
-
-    /** Length of the analysed window: the log range cut by the window, in seconds (0 if unknown). */
-    static double observedSeconds(AnalysisResult r) {
-        if (r.logRange() == null) return 0;
-        long from = Math.max(r.logRange().startNanos(), r.window().fromNanos());
-        long to = Math.min(r.logRange().endNanos(), r.window().toNanos());
-        return Math.max(0, to - from) / 1e9;
     }
 
     private static void nullable(JsonGenerator g, String name, Double v) throws IOException {

@@ -42,8 +42,8 @@ class DemandTest {
         assertThat(order.get("count").asLong()).isEqualTo(2);
         assertThat(order.get("roots").asLong()).isEqualTo(2);
         assertThat(order.get("throughputPerSecond").asDouble()).isEqualTo(0.5);
-        assertThat(order.get("meanWallSeconds").asDouble()).isEqualTo(0.0015);
-        assertThat(order.get("meanCpuSeconds").asDouble()).isEqualTo(0.001);
+        assertThat(order.get("meanWallMillis").asDouble()).isEqualTo(1.5);
+        assertThat(order.get("meanCpuMillis").asDouble()).isEqualTo(1.0);
         assertThat(order.get("meanExclusiveCpuNanos").asDouble()).isEqualTo(400.0 * US);
         JsonNode query = workers.get("operations").get(0);
         assertThat(query.get("operation").asText()).isEqualTo("Db.query");

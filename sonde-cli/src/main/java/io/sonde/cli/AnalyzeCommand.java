@@ -1,0 +1,295 @@
+package io.sonde.cli;
+
+import io.sonde.analysis.AnalysisOptions;
+import io.sonde.analysis.AnalysisResult;
+import io.sonde.analysis.Analyzer;
+import io.sonde.analysis.TextReport;
+import io.sonde.analysis.correction.Calibration;
+import io.sonde.analysis.correction.ProbeCost;
+import io.sonde.analysis.demand.DemandCollector;
+import io.sonde.analysis.demand.DemandReport;
+import io.sonde.analysis.export.ChromeTraceWriter;
+import io.sonde.analysis.export.CsvExport;
+import io.sonde.analysis.export.JsonReport;
+import io.sonde.analysis.export.PlotExport;
+import io.sonde.analysis.input.LogSource;
+import io.sonde.analysis.progress.TerminalProgressBar;
+import io.sonde.analysis.tree.TreePrinter;
+import io.sonde.api.MethodProbe;
+import io.sonde.api.Monitor;
+import io.sonde.api.Sonde;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code sonde analyze}: call trees with wall and CPU time, per-operation statistics, hot spots,
+ * exports (JSON, CSV, Chrome trace, PNG plots) and service demands, from binary logs, in one
+ * streaming pass. See docs/analysis.md.
+ */
+@Command(name = "analyze", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Rebuilds call trees from binary logs and computes statistics, exports and service demands.",
+            "  sonde analyze sonde-data --trees 3 --top 10",
+            "  sonde analyze logs/ --thread 'pool-.*' --skip-warmup 10 --skip-cooldown 5 --json out.json --plots plots/",
+            "  sonde analyze logs/ --demands demands.json --group workers=^worker- --group io=^io-",
+            "Exit code: 0 ok; 1 when part of the input was unreadable (results are still written, marked partial)."})
+public final class AnalyzeCommand implements Callable<Integer> {
+
+    @Parameters(arity = "1..*", paramLabel = "PATH", description = "log files, folders of segments, or folders of several agents")
+    List<Path> inputs;
+
+    @Option(names = "--thread", paramLabel = "REGEX", description = "only threads whose name contains a match")
+    String threadPattern;
+
+    @Option(names = "--operation", paramLabel = "REGEX", description = "only operations whose name contains a match (trees: those containing one)")
+    String operationPattern;
+
+    @Option(names = "--from", paramLabel = "SECONDS", description = "window start, seconds after the log start")
+    Double from;
+
+    @Option(names = "--to", paramLabel = "SECONDS", description = "window end, seconds after the log start")
+    Double to;
+
+    @Option(names = "--skip-warmup", paramLabel = "SECONDS", defaultValue = "0", description = "ignore executions starting in the first SECONDS of the log")
+    double skipWarmup;
+
+    @Option(names = "--skip-cooldown", paramLabel = "SECONDS", defaultValue = "0", description = "ignore executions starting in the last SECONDS of the log")
+    double skipCooldown;
+
+    @Option(names = "--trees", paramLabel = "N", defaultValue = "3", description = "trace trees to print (default ${DEFAULT-VALUE}; 0: none)")
+    int trees;
+
+    @Option(names = "--top", paramLabel = "N", defaultValue = "10", description = "hot spots and statistics rows to print (default ${DEFAULT-VALUE})")
+    int top;
+
+    @Option(names = "--bucket", paramLabel = "SECONDS", description = "timeline bucket width (default: 1 s, wider for long logs)")
+    Double bucketSeconds;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "write the full result as JSON (schema sonde-analysis/1)")
+    Path json;
+
+    @Option(names = "--csv", paramLabel = "FILE", description = "write per-operation statistics as CSV")
+    Path csv;
+
+    @Option(names = "--chrome", paramLabel = "FILE", description = "write every execution in the Chrome trace-event format (open in Perfetto)")
+    Path chrome;
+
+    @Option(names = "--plots", paramLabel = "DIR", description = "write PNG plots: response time over time, latency histogram")
+    Path plots;
+
+    @Option(names = "--demands", paramLabel = "FILE", arity = "0..1", fallbackValue = "-",
+            description = "write service demands per thread group and operation as JSON (schema sonde-demands/1) to FILE, or to stdout")
+    String demands;
+
+    @Option(names = "--group", paramLabel = "NAME=REGEX", description = "a thread group for --demands (repeatable; first match wins)")
+    List<String> groups = new ArrayList<>();
+
+    @Option(names = "--probe-cost", paramLabel = "WALL_NS[,CPU_NS]", description = "perturbation correction with this cost per probe pair")
+    String probeCost;
+
+    @Option(names = "--calibrate", description = "measure the probe-pair cost with the Sonde pipeline in this JVM and correct for it")
+    boolean calibrate;
+
+    @Option(names = "--calibrate-cpu", description = "with --calibrate: probes record thread CPU time, as in logs made with cpu.time=on")
+    boolean calibrateCpu;
+
+    @Option(names = "--no-progress", description = "no progress bar")
+    boolean noProgress;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintStream out = System.out;
+        boolean demandsToStdout = "-".equals(demands);
+        // With demands on stdout, the human-readable report goes to stderr so the JSON stays clean.
+        PrintStream text = demandsToStdout ? System.err : out;
+        AnalysisOptions o = options(text);
+        LogSource source;
+        try {
+            source = new LogSource(inputs);
+        } catch (IOException e) {
+            throw new UserError(e.getMessage());
+        }
+        if ((from != null || to != null || skipWarmup > 0 || skipCooldown > 0) && source.timeRange() == null) {
+            throw new UserError("the input holds no readable frame, so --from/--to/--skip-warmup/--skip-cooldown have no log time to refer to");
+        }
+        o.progress = noProgress ? o.progress : TerminalProgressBar.forConsole(System.err, "reading");
+        AnalysisResult r;
+        ChromeTraceWriter chromeWriter = null;
+        try {
+            if (chrome != null) {
+                chromeWriter = new ChromeTraceWriter(chrome, source.timeRange() != null ? source.timeRange().startNanos() : 0);
+                o.extraListeners.add(chromeWriter);
+            }
+            r = Analyzer.run(source, o);
+        } catch (UncheckedIOException e) {
+            throw new UserError("writing " + chrome + ": " + e.getCause().getMessage());
+        } finally {
+            if (chromeWriter != null) chromeWriter.close();
+        }
+
+        TextReport.summary(r, text);
+        text.println();
+        if (trees > 0 && !r.trees().isEmpty()) new TreePrinter(text).print(r.trees());
+        if (top > 0) {
+            TextReport.statistics(r, text, top);
+            text.println();
+            TextReport.hotSpots(r, text, top);
+        }
+        try {
+            if (json != null) {
+                JsonReport.write(r, json);
+                text.println("JSON: " + json);
+            }
+            if (csv != null) {
+                CsvExport.write(r, csv);
+                text.println("CSV: " + csv);
+            }
+            if (chrome != null) text.println("Chrome trace: " + chrome);
+            if (plots != null) {
+                for (Path p : PlotExport.write(r, plots, Math.max(1, Math.min(top, 8)))) text.println("Plot: " + p);
+            }
+            if (demands != null) {
+                if (demandsToStdout) {
+                    DemandReport.write(r, new java.io.FilterOutputStream(out) {
+                        @Override
+                        public void close() throws IOException {
+                            flush(); // keep stdout open
+                        }
+                    });
+                    out.println();
+                } else {
+                    DemandReport.write(r, Path.of(demands));
+                    text.println("Demands: " + demands);
+                }
+            }
+        } catch (IOException e) {
+            throw new UserError("writing output: " + e.getMessage());
+        }
+        if (r.partial()) {
+            for (var p : r.problems()) if (p.error()) System.err.println("sonde analyze: " + p);
+            System.err.println("sonde analyze: results are PARTIAL (marked so in every export)");
+            return 1;
+        }
+        return 0;
+    }
+
+    private AnalysisOptions options(PrintStream text) {
+        AnalysisOptions o = new AnalysisOptions();
+        o.threadPattern = regex("--thread", threadPattern);
+        o.operationPattern = regex("--operation", operationPattern);
+        if (from != null && from < 0) throw new UserError("--from must not be negative: " + from);
+        if (to != null && to < 0) throw new UserError("--to must not be negative: " + to);
+        if (from != null && to != null && to <= from) throw new UserError("--to (" + to + ") must be after --from (" + from + ")");
+        if (skipWarmup < 0) throw new UserError("--skip-warmup must not be negative: " + skipWarmup);
+        if (skipCooldown < 0) throw new UserError("--skip-cooldown must not be negative: " + skipCooldown);
+        if (trees < 0) throw new UserError("--trees must not be negative: " + trees);
+        if (top < 0) throw new UserError("--top must not be negative: " + top);
+        o.fromSeconds = from;
+        o.toSeconds = to;
+        o.skipWarmupSeconds = skipWarmup;
+        o.skipCooldownSeconds = skipCooldown;
+        o.keepTrees = trees;
+        if (bucketSeconds != null) {
+            if (!(bucketSeconds > 0)) throw new UserError("--bucket must be positive: " + bucketSeconds);
+            o.bucketNanos = Math.max(1, Math.round(bucketSeconds * 1e9));
+        }
+        for (String g : groups) {
+            int eq = g.indexOf('=');
+            if (eq <= 0 || eq == g.length() - 1) throw new UserError("--group must be NAME=REGEX, got '" + g + "'");
+            o.groups.add(new DemandCollector.Group(g.substring(0, eq), regex("--group " + g.substring(0, eq), g.substring(eq + 1))));
+        }
+        if (probeCost != null && calibrate) throw new UserError("give either --probe-cost or --calibrate, not both");
+        if (calibrateCpu && !calibrate) throw new UserError("--calibrate-cpu needs --calibrate");
+        if (probeCost != null) o.probeCost = parseProbeCost(probeCost);
+        if (calibrate) {
+            Calibration.Result c = calibrate(calibrateCpu);
+            text.printf(Locale.ROOT, "Calibration: %.1f ns wall, %.1f ns CPU per probe pair (median of %d rounds of %d calls, cpu.time=%s)%n",
+                    c.wallNanosPerPair(), c.cpuNanosPerPair(), c.rounds(), c.callsPerRound(), calibrateCpu ? "on" : "off");
+            o.probeCost = c.cost();
+        }
+        return o;
+    }
+
+    static ProbeCost parseProbeCost(String s) {
+        String[] parts = s.split(",", -1);
+        try {
+            if (parts.length > 2) throw new NumberFormatException();
+            long wall = Long.parseLong(parts[0].trim());
+            long cpu = parts.length == 2 ? Long.parseLong(parts[1].trim()) : 0;
+            if (wall < 0 || cpu < 0) throw new NumberFormatException();
+            return new ProbeCost(wall, cpu);
+        } catch (NumberFormatException e) {
+            throw new UserError("--probe-cost must be WALL_NS or WALL_NS,CPU_NS with whole non-negative numbers, got '" + s + "'");
+        }
+    }
+
+    private static Pattern regex(String option, String value) {
+        if (value == null) return null;
+        try {
+            return Pattern.compile(value);
+        } catch (PatternSyntaxException e) {
+            throw new UserError(option + ": not a valid regular expression: " + e.getDescription() + " in '" + value + "'");
+        }
+    }
+
+    /**
+     * Runs the Sonde pipeline in this JVM (file writer into a temporary folder, deleted after) and
+     * times a loop of empty monitored executions nested in a monitored root against the same loop
+     * without probes.
+     */
+    static Calibration.Result calibrate(boolean cpu) {
+        Path dir;
+        try {
+            dir = Files.createTempDirectory("sonde-calibration");
+        } catch (IOException e) {
+            throw new UserError("calibration: cannot create a temporary folder: " + e.getMessage());
+        }
+        try (Monitor m = Sonde.start(Map.of("writer", "file", "file.dir", dir.toString(), "cpu.time", cpu ? "on" : "off"))) {
+            MethodProbe root = m.methodProbe("sonde.calibration.Root", "()V");
+            MethodProbe leaf = m.methodProbe("sonde.calibration.Leaf", "()V");
+            Calibration.Loop monitored = n -> {
+                long sum = 0;
+                boolean r = root.enter();
+                for (int i = 0; i < n; i++) {
+                    boolean e = leaf.enter();
+                    sum += i;
+                    leaf.exit(e);
+                }
+                root.exit(r);
+                return sum;
+            };
+            Calibration.Loop plain = n -> {
+                long sum = 0;
+                for (int i = 0; i < n; i++) sum += i;
+                return sum;
+            };
+            return Calibration.measure(monitored, plain, 100_000, 11);
+        } catch (IllegalStateException e) {
+            throw new UserError("calibration: " + e.getMessage());
+        } finally {
+            deleteTree(dir);
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> s = Files.walk(dir)) {
+            s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // A leftover temporary folder is harmless.
+        }
+    }
+}
