@@ -1,13 +1,183 @@
 package io.sonde.cli;
 
+import io.sonde.format.Format;
+import io.sonde.format.read.AgentLog;
+import io.sonde.format.read.EventType;
+import io.sonde.format.read.FormatException;
+import io.sonde.format.read.FrameHeader;
+import io.sonde.format.read.ReadEnd;
+import io.sonde.format.read.RecordTypes;
+import io.sonde.format.read.SondeLogs;
+import io.sonde.format.read.SondeReader;
+import io.sonde.format.read.Trailer;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
-/** {@code sonde dump}. */
+/**
+ * {@code sonde dump FILE|DIR [--limit N]}: prints the records of a binary log as text, one line
+ * per record, then the trailer's counters and how the stream ended. On a format error it prints
+ * every record before the bad point, then the error (exit code 1).
+ */
 @Command(name = "dump", mixinStandardHelpOptions = true, description = "Prints the records of a binary log as text.")
 public final class DumpCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "FILE|DIR", description = "A .sonde file, a folder of one agent's segments, or a folder of several agents (e.g. the output of 'sonde receive').")
+    Path path;
+
+    @Option(names = "--limit", paramLabel = "N", description = "Print at most N records per stream (default: all).")
+    Long limit;
+
+    @Option(names = "--definitions", description = "Also print the definition records (probe, string, thread and event type ids).")
+    boolean definitions;
+
+    @Option(names = "--frames", description = "Also print a line for each frame header (sequence, host, pid, times, offset).")
+    boolean frames;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     @Override
     public Integer call() {
-        throw new UserError("not built yet");
+        if (limit != null && limit < 0) {
+            throw new UserError("--limit must be 0 or more, got " + limit);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        List<AgentLog> logs;
+        try {
+            logs = SondeLogs.scan(path);
+        } catch (IOException e) {
+            throw new UserError(e.getMessage());
+        }
+        if (logs.isEmpty()) {
+            throw new UserError(path + ": no .sonde files found");
+        }
+        String failure = null;
+        for (AgentLog log : logs) {
+            if (logs.size() > 1) {
+                out.println("== " + log + " ==");
+            }
+            String error = dump(log, out);
+            if (error != null && failure == null) {
+                failure = error;
+            }
+            out.flush();
+        }
+        if (failure != null) {
+            throw new UserError(failure);
+        }
+        return 0;
+    }
+
+    /** Dumps one stream; returns the error message if a format or I/O error stopped it. */
+    private String dump(AgentLog log, PrintWriter out) {
+        SondeReader opened;
+        try {
+            opened = log.open();
+        } catch (IOException e) {
+            return e.getMessage();
+        }
+        try (SondeReader r = opened) {
+            r.includeDefinitions(definitions);
+            long printed = 0;
+            long lastFrame = -1;
+            String lastSource = null;
+            try {
+                while (r.next()) {
+                    if (limit != null && printed >= limit) {
+                        out.println("(stopped after " + limit + " records: --limit)");
+                        return null;
+                    }
+                    if (frames && (r.frame().offset() != lastFrame || !r.source().equals(lastSource))) {
+                        lastFrame = r.frame().offset();
+                        lastSource = r.source();
+                        out.println(frameLine(r.frame(), r.source()));
+                    }
+                    out.println(recordLine(r));
+                    printed++;
+                }
+            } catch (IOException e) {
+                out.flush();
+                return e instanceof FormatException ? e.getMessage() : r.source() + ": " + e.getMessage();
+            }
+            Trailer t = r.trailer();
+            if (t != null) {
+                out.println("trailer: " + t + (t.balanced() ? "" : " (does not balance: produced != written + dropped)"));
+            }
+            ReadEnd end = r.end();
+            out.println(end.kind() == ReadEnd.Kind.COMPLETE ? "end: complete, " + printed + " records"
+                    : "end: INCOMPLETE, " + printed + " records: " + end);
+            return null;
+        }
+    }
+
+    static String frameLine(FrameHeader f, String source) {
+        return "frame seq " + f.sequence() + " agent " + f.agentId() + " host " + f.host() + " pid " + f.pid()
+                + " wall " + Instant.ofEpochSecond(0, f.wallNanos()) + " mono " + f.monoNanos()
+                + " (" + f.length() + " bytes at offset " + f.offset() + " of " + source + ")";
+    }
+
+    /** One record as text: thread, type, names resolved, times. */
+    static String recordLine(SondeReader r) {
+        StringBuilder s = new StringBuilder();
+        long thread = r.threadId();
+        if (thread == Format.REGISTRY_THREAD_ID) {
+            s.append("registry");
+        } else {
+            s.append("thread ").append(thread);
+            String name = r.threadName();
+            if (name != null) {
+                s.append(" \"").append(name).append('"');
+            }
+        }
+        byte type = r.type();
+        s.append(' ').append(RecordTypes.name(type));
+        switch (type) {
+            case Format.TRACE_START:
+                s.append(" trace=0x").append(Long.toHexString(r.traceId()));
+                if (r.parentTraceId() != 0) {
+                    s.append(" parent=0x").append(Long.toHexString(r.parentTraceId())).append(" parent-order=").append(r.parentOrderIndex());
+                }
+                break;
+            case Format.GAP:
+                s.append(" dropped=").append(r.gapCount());
+                break;
+            case Format.EVENT: {
+                EventType et = r.eventType();
+                s.append(' ').append(et.name()).append(" time=").append(r.time());
+                for (int i = 0; i < et.fieldCount(); i++) {
+                    s.append(' ').append(et.fieldName(i)).append('=').append(r.fieldValue(i));
+                }
+                break;
+            }
+            case Format.PROBE_DEF:
+                s.append(' ').append(r.probeId()).append(' ').append(r.probeName()).append(r.probeSignature());
+                break;
+            case Format.STRING_DEF:
+                s.append(' ').append(r.definedId()).append(" \"").append(r.definedName()).append('"');
+                break;
+            case Format.THREAD_DEF:
+                s.append(' ').append(r.definedId()).append(" \"").append(r.definedName()).append('"');
+                break;
+            case Format.EVENT_DEF:
+                s.append(' ').append(r.eventTypeId()).append(' ').append(r.eventType());
+                break;
+            default:
+                s.append(' ').append(r.probeName()).append(r.probeSignature()).append(" time=").append(r.time());
+                if (r.hasCpuTime()) {
+                    s.append(" cpu=").append(r.cpuTime());
+                }
+                if (r.isExceptionExit()) {
+                    s.append(" exception=").append(r.exceptionClass());
+                }
+        }
+        return s.toString();
     }
 }

@@ -1,0 +1,135 @@
+package io.sonde.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sonde.format.testing.GoldenFiles;
+import io.sonde.format.testing.GoldenScenarios;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code sonde dump} on the golden files, on a folder of several agents, and on broken input. */
+class DumpCommandTest {
+    @TempDir
+    Path tmp;
+
+    /** Runs the CLI in-process; returns {exit code, stdout, stderr}. */
+    static Object[] run(String... args) {
+        PrintStream oldOut = System.out;
+        PrintStream oldErr = System.err;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            int code = SondeCommand.execute(args);
+            return new Object[] {code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)};
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+    }
+
+    static List<String> lines(Object s) {
+        return Arrays.asList(((String) s).split("\\R"));
+    }
+
+    @Test
+    void minimalGoldenFileWithDefinitions() throws Exception {
+        Path f = GoldenFiles.copyTo("minimal.sonde", tmp);
+        Object[] r = run("dump", f.toString(), "--definitions");
+        assertThat(r[0]).isEqualTo(0);
+        assertThat(lines(r[1])).containsExactly(
+                "registry PROBE_DEF 1 com.example.Shop.checkout(I)V",
+                "registry THREAD_DEF 1 \"main\"",
+                "thread 1 \"main\" TRACE_START trace=0x100000001",
+                "thread 1 \"main\" ENTER com.example.Shop.checkout(I)V time=5000100000",
+                "thread 1 \"main\" EXIT com.example.Shop.checkout(I)V time=5000350000",
+                "trailer: produced 2, written 2",
+                "end: complete, 5 records");
+        assertThat(r[2]).isEqualTo("");
+    }
+
+    @Test
+    void fullGoldenFileShowsEveryRecordKindAndTheDrops() throws Exception {
+        Path f = GoldenFiles.copyTo("full.sonde", tmp);
+        Object[] r = run("dump", f.toString(), "--frames");
+        assertThat(r[0]).isEqualTo(0);
+        List<String> out = lines(r[1]);
+        assertThat(out).contains(
+                "thread 17 \"worker-\u00fc\" TRACE_START trace=0x200000001 parent=0x100000001 parent-order=1",
+                "thread 17 \"worker-\u00fc\" EXIT_EXCEPTION_CPU com.example.Db.query()Ljava/util/List; time=9000070000 cpu=2004000"
+                        + " exception=java.lang.IllegalStateException",
+                "thread 17 \"worker-\u00fc\" GAP dropped=4",
+                "thread 1 \"main\" EVENT order time=9000055000 paid=true items=3 cents=1999 weight=2.5 region=eu-west",
+                "trailer: produced 17, written 13, dropped buffer-full 4",
+                "end: complete, 17 records");
+        assertThat(out.get(0)).startsWith("frame seq 1 agent 5f0e2c1a-7b3d-4e9f-8a6c-0123456789ab host host-b.example pid 31337 wall 2025-11-22T08:28:20.001Z");
+    }
+
+    @Test
+    void folderOfSeveralAgentsAndLimit() throws Exception {
+        GoldenFiles.copyTo("minimal.sonde", tmp);
+        Path agent = Files.createDirectories(tmp.resolve(GoldenScenarios.ROLLED_AGENT.toString()));
+        for (String name : GoldenScenarios.rolled().keySet()) {
+            GoldenFiles.copyTo("rolled/" + name, agent);
+        }
+        Object[] r = run("dump", tmp.toString(), "--limit", "2");
+        assertThat(r[0]).isEqualTo(0);
+        assertThat(lines(r[1])).containsExactly(
+                "== " + tmp.resolve("minimal.sonde") + " (1 segment) ==",
+                "thread 1 \"main\" TRACE_START trace=0x100000001",
+                "thread 1 \"main\" ENTER com.example.Shop.checkout(I)V time=5000100000",
+                "(stopped after 2 records: --limit)",
+                "== agent c0ffee00-0000-4000-8000-00000000beef (2 segments) ==",
+                "thread 5 \"pool-1-thread-1\" TRACE_START trace=0x500000001",
+                "thread 5 \"pool-1-thread-1\" ENTER com.example.Job.run()V time=20000100000",
+                "(stopped after 2 records: --limit)");
+    }
+
+    @Test
+    void corruptFilePrintsWhatItCouldThenTheErrorWithExitCode1() throws Exception {
+        byte[] b = GoldenFiles.bytes("full.sonde");
+        b[757 + 100] ^= 0x10; // inside the third frame (seq 2): CRC mismatch there
+        Path f = tmp.resolve("broken.sonde");
+        Files.write(f, b);
+        Object[] r = run("dump", f.toString());
+        assertThat(r[0]).isEqualTo(1);
+        List<String> out = lines(r[1]);
+        assertThat(out).hasSize(12); // the records of frames seq 0 and 1
+        assertThat(out.get(11)).isEqualTo("thread 17 \"worker-\u00fc\" EVENT tick time=9000080000");
+        assertThat((String) r[2]).startsWith("sonde dump: " + f + ": offset 757: CRC mismatch in frame of 198 bytes");
+        assertThat((String) r[2]).doesNotContain("\tat ");
+    }
+
+    @Test
+    void truncatedFileWithoutTrailerIsReportedButNotAnError() throws Exception {
+        byte[] b = Arrays.copyOf(GoldenFiles.bytes("full.sonde"), 757);
+        Path f = tmp.resolve("cut.sonde");
+        Files.write(f, b);
+        Object[] r = run("dump", f.toString());
+        assertThat(r[0]).isEqualTo(0);
+        assertThat(lines(r[1])).last().isEqualTo("end: INCOMPLETE, 12 records: " + f + ": stream ended without trailer at offset 757");
+    }
+
+    @Test
+    void badArguments() {
+        Object[] missing = run("dump", tmp.resolve("nope.sonde").toString());
+        assertThat(missing[0]).isEqualTo(1);
+        assertThat((String) missing[2]).isEqualTo("sonde dump: " + tmp.resolve("nope.sonde") + ": offset 0: no such file or directory" + System.lineSeparator());
+        Object[] empty = run("dump", tmp.toString());
+        assertThat(empty[0]).isEqualTo(1);
+        assertThat((String) empty[2]).contains("no .sonde files found");
+        Object[] negative = run("dump", tmp.toString(), "--limit", "-3");
+        assertThat(negative[0]).isEqualTo(1);
+        assertThat((String) negative[2]).contains("--limit must be 0 or more, got -3");
+        Object[] garbage = run("dump", "x", "--limit", "many");
+        assertThat(garbage[0]).isEqualTo(2);
+    }
+}
