@@ -1,0 +1,113 @@
+package io.sonde.analysis.input;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sonde.analysis.AnalysisOptions;
+import io.sonde.analysis.AnalysisResult;
+import io.sonde.analysis.Analyzer;
+import io.sonde.analysis.stats.OperationStats;
+import io.sonde.analysis.tree.Execution;
+import io.sonde.analysis.tree.TraceTree;
+import io.sonde.analysis.tree.TreeNode;
+import io.sonde.format.testing.GoldenScenarios;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The format module's golden files (built by its own test-side encoder, independent of ours),
+ * analysed: trees and times follow from the scenarios in sonde-format's golden/README.md.
+ */
+class FormatGoldenFilesTest {
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void writeGoldenFiles() throws IOException {
+        for (Map.Entry<String, byte[]> e : GoldenScenarios.all().entrySet()) {
+            Path p = dir.resolve(e.getKey());
+            Files.createDirectories(p.getParent());
+            Files.write(p, e.getValue());
+        }
+    }
+
+    static AnalysisResult analyse(Path p) throws IOException {
+        return Analyzer.run(new LogSource(List.of(p)), new AnalysisOptions());
+    }
+
+    static List<String> rows(TraceTree t) {
+        List<String> out = new ArrayList<>();
+        for (TreeNode n : t.nodes()) {
+            out.add(n.depth() + " " + n.operation().name() + " wall " + n.wallInclusive() + "/" + n.wallExclusive() + " cpu "
+                    + (n.cpuInclusive() == Execution.UNKNOWN ? "-" : n.cpuInclusive()) + (n.exception() != null ? " !" + n.exception() : ""));
+        }
+        return out;
+    }
+
+    @Test
+    void minimal() throws IOException {
+        AnalysisResult r = analyse(dir.resolve("minimal.sonde"));
+        assertThat(r.problems()).isEmpty();
+        assertThat(r.trees()).singleElement().satisfies(t -> {
+            assertThat(t.traceId()).isEqualTo(0x1_0000_0001L);
+            assertThat(t.thread().name()).isEqualTo("main");
+            assertThat(rows(t)).containsExactly("0 com.example.Shop.checkout wall 250000/250000 cpu -");
+            assertThat(t.root().startWallNanos()).isEqualTo(GoldenScenarios.MINIMAL_WALL + 100_000);
+        });
+        assertThat(r.logRange()).isEqualTo(new TimeRange(GoldenScenarios.MINIMAL_WALL, GoldenScenarios.MINIMAL_WALL + 2_000_000));
+    }
+
+    @Test
+    void fullWithCpuExceptionsNestedTracesGapAndEvents() throws IOException {
+        AnalysisResult r = analyse(dir.resolve("full.sonde"));
+        assertThat(r.problems()).isEmpty();
+        assertThat(r.trees()).extracting(TraceTree::traceId).containsExactly(0x2_0000_0001L, 0x2_0000_0002L, 0x1_0000_0001L);
+        TraceTree child = r.trees().get(0);
+        assertThat(child.thread().name()).isEqualTo("worker-ü");
+        assertThat(child.parentTraceId()).isEqualTo(0x1_0000_0001L);
+        assertThat(child.parentOrderIndex()).isEqualTo(1);
+        assertThat(rows(child)).containsExactly("0 com.example.Db.query wall 10000/10000 cpu 4000 !java.lang.IllegalStateException");
+        assertThat(rows(r.trees().get(1))).containsExactly("0 com.example.Shop.checkout wall 100000/100000 cpu -");
+        assertThat(rows(r.trees().get(2))).containsExactly(
+                "0 com.example.Shop.checkout wall 1290000/1270000 cpu -",
+                "1 com.example.Shop.price wall 10000/10000 cpu 5000",
+                "1 com.example.Db.query wall 10000/10000 cpu - !java.io.IOException");
+        assertThat(r.counters().gaps).isEqualTo(1);
+        assertThat(r.counters().droppedRecords).isEqualTo(4);
+        assertThat(r.counters().events).isEqualTo(3);
+        assertThat(r.counters().executions).isEqualTo(5);
+        assertThat(r.counters().trailerProduced).isEqualTo(17);
+        assertThat(r.counters().trailerWritten).isEqualTo(13);
+        OperationStats checkout = r.statistics().all().stream().filter(s -> s.operation().name().equals("com.example.Shop.checkout")).findFirst().orElseThrow();
+        assertThat(checkout.count()).isEqualTo(2);
+        assertThat(checkout.inclusive().max()).isEqualTo(1_290_000);
+        assertThat(checkout.inclusive().sum()).isEqualTo(1_390_000);
+        assertThat(checkout.exceptions()).isZero();
+    }
+
+    @Test
+    void rolledSegmentsWithATraceOpenAcrossTheRoll() throws IOException {
+        AnalysisResult r = analyse(dir.resolve("rolled"));
+        assertThat(r.problems()).isEmpty();
+        assertThat(r.inputs()).hasSize(2);
+        assertThat(r.trees()).hasSize(2);
+        assertThat(rows(r.trees().get(0))).containsExactly("0 com.example.Job.run wall 3400000/3400000 cpu - !java.lang.RuntimeException");
+        assertThat(rows(r.trees().get(1))).containsExactly("0 com.example.Job.run wall 100000/100000 cpu -");
+        assertThat(r.trees().get(0).thread().name()).isEqualTo("pool-1-thread-1");
+    }
+
+    @Test
+    void allGoldenFilesTogetherAreThreeAgents() throws IOException {
+        AnalysisResult r = analyse(dir);
+        assertThat(r.problems()).isEmpty();
+        assertThat(r.agents()).extracting(AgentInfo::id).containsExactlyInAnyOrder(
+                GoldenScenarios.MINIMAL_AGENT, GoldenScenarios.FULL_AGENT, GoldenScenarios.ROLLED_AGENT);
+        assertThat(r.counters().executions).isEqualTo(1 + 5 + 2);
+    }
+}
