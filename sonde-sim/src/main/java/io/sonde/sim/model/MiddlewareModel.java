@@ -1,0 +1,483 @@
+package io.sonde.sim.model;
+
+import io.sonde.sim.cpu.Linux24Scheduler;
+import io.sonde.sim.cpu.Machine;
+import io.sonde.sim.cpu.SchedulerFactory;
+import io.sonde.sim.engine.Experiment;
+import io.sonde.sim.engine.Simulation;
+import io.sonde.sim.random.Distribution;
+import io.sonde.sim.random.Sampler;
+import io.sonde.sim.stats.ExperimentResult;
+import io.sonde.sim.stats.Measures;
+import io.sonde.sim.stats.RateMeter;
+import io.sonde.sim.stats.ReplicationResult;
+import io.sonde.sim.stats.Tally;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The performance models of the four CORBA threading strategies of the thesis (chapter 4.3),
+ * simulated on Sonde's engine: a server machine whose CPUs are shared by receiver and dispatcher
+ * threads under a pluggable scheduler, clients on another machine connected by a network delay.
+ *
+ * <p>Per request the model records the thesis' measures (section 5.3.1): queuing before the
+ * receiver (from the moment the client sends the request until the receiver thread starts on it,
+ * so it includes the network and the socket buffer), the receiver's 1st phase (until the request
+ * is handed on) and holding time (until the receiver is ready for the next request), the queuing
+ * before the dispatcher pool, the dispatcher's 1st phase (until the reply is sent) and holding
+ * time, ORB-mutex contention (threaded), the handover time (thread-per-request: from the request
+ * to create a dispatcher until the dispatcher starts on the request), and the server response
+ * time (from the client sending the request until the server has sent the reply).
+ */
+public final class MiddlewareModel {
+
+    /** Measure keys in output order; the first twelve are the documented JSON keys. */
+    public static final List<String> KEYS = List.of(
+            "response_time_ms", "receiver_queue_ms", "dispatcher_queue_ms", "receiver_holding_ms",
+            "dispatcher_holding_ms", "receiver_phase1_ms", "dispatcher_phase1_ms", "mutex_contention_ms",
+            "handover_ms", "throughput_per_s", "cpu_utilization", "events_per_s", "server_response_ms");
+
+    private MiddlewareModel() {}
+
+    /** Runs the configured replications and returns every measure with its 95 % interval. */
+    public static SimulationResult run(MiddlewareConfig cfg) {
+        ExperimentResult r = new Experiment(cfg.seed(), cfg.replications()).run(sim -> new Replica(sim, cfg).run());
+        SimulationResult out = new SimulationResult();
+        out.info("model", "middleware")
+                .info("strategy", cfg.strategy().cliName())
+                .info("workload", cfg.open()
+                        ? String.format(Locale.ROOT, "poisson %.6g/s over %d connection(s), %d requests",
+                                cfg.arrivalRatePerMs() * 1000, cfg.connections(), cfg.openRequests())
+                        : cfg.clients() + " closed client(s) x " + cfg.requestsPerClient() + " requests")
+                .info("scheduler", cfg.scheduler())
+                .info("profile", cfg.profile().name())
+                .info("seed", Long.toString(cfg.seed()))
+                .info("replications", Integer.toString(cfg.replications()));
+        for (String key : KEYS) {
+            if (key.equals("events_per_s")) {
+                out.put(key, new SimulationResult.Estimate(r.eventsPerSecond(), Double.NaN));
+            } else if (!applies(cfg.strategy(), key)) {
+                out.put(key, null);
+            } else {
+                io.sonde.sim.stats.Estimate e = r.estimate(key);
+                out.put(key, Double.isNaN(e.mean()) ? null : new SimulationResult.Estimate(e.mean(), e.ci95()));
+            }
+        }
+        return out;
+    }
+
+    /** Whether measure {@code key} exists for {@code s}. */
+    static boolean applies(Strategy s, String key) {
+        return switch (key) {
+            case "dispatcher_queue_ms" -> s == Strategy.THREAD_POOL;
+            case "dispatcher_holding_ms", "dispatcher_phase1_ms" ->
+                    s == Strategy.THREAD_POOL || s == Strategy.THREAD_PER_REQUEST;
+            case "mutex_contention_ms" -> s == Strategy.THREADED;
+            case "handover_ms" -> s == Strategy.THREAD_PER_REQUEST;
+            default -> true;
+        };
+    }
+
+    /** One request's time stamps (ms). */
+    private static final class Req {
+        final int connection;
+        final double sent;
+        double recvStart;
+        double handedOn;
+
+        Req(int connection, double sent) {
+            this.connection = connection;
+            this.sent = sent;
+        }
+    }
+
+    /** One replication: builds the model on {@code sim}, runs it, returns the measures. */
+    private static final class Replica {
+        private final Simulation sim;
+        private final MiddlewareConfig cfg;
+        private final MiddlewareParams p;
+        private final Machine machine;
+        private final Measures m;
+        private final Tally response;
+        private final Tally serverResponse;
+        private final Tally recvQueue;
+        private final Tally recvHold;
+        private final Tally recvPhase1;
+        private final Tally dispQueue;
+        private final Tally dispHold;
+        private final Tally dispPhase1;
+        private final Tally mutexWait;
+        private final Tally handover;
+        private final RateMeter throughput;
+        private final Sampler servant;
+        private final Receiver[] receivers;
+        private final int[] sentPerClient;
+        // thread pool
+        private final ArrayDeque<Worker> idleDispatchers = new ArrayDeque<>();
+        private final ArrayDeque<Req> poolQueue = new ArrayDeque<>();
+        private boolean poolMonitorHeld;
+        private final ArrayDeque<Worker> monitorWaiters = new ArrayDeque<>();
+        private final ArrayDeque<Req> monitorWaiterRequests = new ArrayDeque<>();
+        // threaded
+        private Worker orbOwner;
+        private final ArrayDeque<Worker> orbWaiters = new ArrayDeque<>();
+        private final ArrayDeque<Runnable> orbWaiterConts = new ArrayDeque<>();
+        private final ArrayDeque<double[]> orbWaiterSince = new ArrayDeque<>();
+        private int openSent;
+        private Sampler interArrival;
+        private final boolean wallClockServant;
+
+        Replica(Simulation sim, MiddlewareConfig cfg) {
+            this.sim = sim;
+            this.cfg = cfg;
+            this.p = MiddlewareParams.from(cfg.profile());
+            SchedulerFactory sf = switch (cfg.scheduler()) {
+                case "ps" -> SchedulerFactory.processorSharing();
+                case "rr" -> SchedulerFactory.roundRobin(p.tickMs());
+                default -> SchedulerFactory.linux24(new Linux24Scheduler.Config(p.tickMs(), p.baseTicks()));
+            };
+            this.machine = new Machine(sim, "server", cfg.cpus(), sf);
+            this.m = new Measures(sim);
+            response = m.tally("response_time_ms");
+            recvQueue = m.tally("receiver_queue_ms");
+            dispQueue = m.tally("dispatcher_queue_ms");
+            recvHold = m.tally("receiver_holding_ms");
+            dispHold = m.tally("dispatcher_holding_ms");
+            recvPhase1 = m.tally("receiver_phase1_ms");
+            dispPhase1 = m.tally("dispatcher_phase1_ms");
+            mutexWait = m.tally("mutex_contention_ms");
+            handover = m.tally("handover_ms");
+            throughput = m.rate("throughput_per_s");
+            m.add(machine.utilizationAs("cpu_utilization"));
+            serverResponse = m.tally("server_response_ms");
+            Distribution d = cfg.exponential() ? Distribution.exponential(cfg.servantMs())
+                    : Distribution.deterministic(cfg.servantMs());
+            servant = sim.sampler("servant", d);
+            wallClockServant = cfg.profile().text("servant_cpu_clock", "cpu").equals("wall");
+            int n = cfg.receivers();
+            receivers = new Receiver[n];
+            for (int i = 0; i < n; i++) {
+                receivers[i] = new Receiver(new Worker(machine, "receiver-" + i, null));
+            }
+            if (cfg.strategy() == Strategy.THREAD_POOL) {
+                for (int i = 0; i < cfg.poolSize(); i++) {
+                    idleDispatchers.add(new Worker(machine, "dispatcher-" + i, null));
+                }
+            }
+            sentPerClient = new int[cfg.open() ? 0 : cfg.clients()];
+            long total = cfg.open() ? cfg.openRequests() : (long) cfg.clients() * cfg.requestsPerClient();
+            long warm = (long) Math.floor(total * p.warmupFraction());
+            if (warm > 0 && warm < total) {
+                m.warmUpCompletions(warm);
+            }
+        }
+
+        ReplicationResult run() {
+            if (cfg.open()) {
+                interArrival = sim.sampler("arrivals", Distribution.exponential(1.0 / cfg.arrivalRatePerMs()));
+                scheduleArrival();
+            } else {
+                io.sonde.sim.random.RandomStream start = sim.stream("start");
+                for (int c = 0; c < cfg.clients(); c++) {
+                    final int client = c;
+                    // Clients start spread over a millisecond so that they do not arrive in lock-step.
+                    sim.after(start.nextDouble(), () -> clientSend(client));
+                }
+            }
+            sim.run(Double.POSITIVE_INFINITY);
+            return m.snapshot();
+        }
+
+        // ------------------------------------------------------------------ workload
+
+        private void scheduleArrival() {
+            sim.after(interArrival.next(), () -> {
+                int conn = openSent % cfg.connections();
+                openSent++;
+                Req r = new Req(conn, sim.now());
+                sim.after(p.netRequest(), () -> receivers[conn].deliver(r));
+                if (openSent < cfg.openRequests()) {
+                    scheduleArrival();
+                }
+            });
+        }
+
+        private void clientSend(int client) {
+            sentPerClient[client]++;
+            Req r = new Req(client, sim.now());
+            sim.after(p.netRequest(), () -> receivers[client].deliver(r));
+        }
+
+        /** The server has sent the reply of {@code r}. */
+        private void replySent(Req r) {
+            double now = sim.now();
+            response.add(now - r.sent);
+            serverResponse.add(now - r.recvStart);
+            throughput.increment();
+            m.completed();
+            if (!cfg.open()) {
+                int c = r.connection;
+                if (sentPerClient[c] < cfg.requestsPerClient()) {
+                    sim.after(p.netReply() + p.clientThink(), () -> clientSend(c));
+                }
+            }
+        }
+
+        // ------------------------------------------------------------------ servant
+
+        /** Runs the servant (b_ser on the CPU, or the b_sern delay) on {@code w}, then {@code then}. */
+        private void servant(Worker w, Runnable then) {
+            double d = servant.next();
+            if (!cfg.servantIsDelay()) {
+                if (wallClockServant) {
+                    burnUntil(w, sim.now() + d, then);
+                } else {
+                    w.cpu(d, then);
+                }
+                return;
+            }
+            if (d <= 0) {
+                then.run();
+                return;
+            }
+            // Linux 2.4 sleeps in whole timer ticks: the timeout is rounded up to ticks, plus the
+            // extra tick(s) nanosleep adds, and expires on a tick boundary.
+            double tick = p.tickMs();
+            long ticks = (long) Math.ceil(d / tick - 1e-9) + p.sleepExtraTicks();
+            double wakeAt = (Math.floor(sim.now() / tick) + ticks) * tick;
+            w.block();
+            sim.after(Math.max(0, wakeAt - sim.now()), () -> w.wake(wakeCost(p.timerWake()), then));
+        }
+
+        /**
+         * CPU a wake-up costs: the base cost plus a part that grows with the number of threads
+         * of the process (scheduler and LinuxThreads work that scans threads; thesis 4.5 reports
+         * the CPU time per request growing from 1.8 ms with 2 clients to 2.3 ms with 64).
+         */
+        private double wakeCost(double base) {
+            return base + p.wakePerThread() * machine.threads().size();
+        }
+
+        /** A servant that spins until a wall-clock deadline (time preempted counts as served). */
+        private void burnUntil(Worker w, double deadline, Runnable then) {
+            double left = deadline - sim.now();
+            if (left <= 1e-9) {
+                then.run();
+                return;
+            }
+            w.cpu(Math.min(left, 0.25), () -> burnUntil(w, deadline, then));
+        }
+
+        // ------------------------------------------------------------------ ORB mutex (threaded)
+
+        private void orbLock(Worker w, Runnable then) {
+            if (orbOwner == null) {
+                orbOwner = w;
+                mutexWait.add(0);
+                then.run();
+                return;
+            }
+            orbWaiters.add(w);
+            orbWaiterConts.add(then);
+            orbWaiterSince.add(new double[] {sim.now()});
+            w.block();
+        }
+
+        private void orbUnlock(Worker w, Runnable then) {
+            Worker next = orbWaiters.poll();
+            if (next == null) {
+                orbOwner = null;
+                then.run();
+                return;
+            }
+            Runnable cont = orbWaiterConts.poll();
+            mutexWait.add(sim.now() - orbWaiterSince.poll()[0]);
+            orbOwner = next;
+            next.wake(wakeCost(p.monitorWake()), cont);
+            // Releasing a contended Java monitor wakes the waiters, which find it taken again: the
+            // CPU this costs grows with the number of waiters (thesis 4.5: 1.8 ms per request with 2
+            // clients, 5.4 ms with 64).
+            w.cpu(orbWaiters.size() * p.orbMutexWaiter(), then);
+        }
+
+        // ------------------------------------------------------------------ receivers
+
+        private final class Receiver {
+            final Worker w;
+            final ArrayDeque<Req> socket = new ArrayDeque<>();
+            boolean waiting = true;
+            // thread-per-request hand-shake with the new dispatcher
+            boolean childReady;
+            boolean waitingForChild;
+            Worker child;
+            Req childRequest;
+
+            Receiver(Worker w) {
+                this.w = w;
+            }
+
+            void deliver(Req r) {
+                if (waiting) {
+                    waiting = false;
+                    w.wake(wakeCost(p.socketWake()), () -> begin(r));
+                } else {
+                    socket.add(r);
+                }
+            }
+
+            private void nextRequest() {
+                Req r = socket.poll();
+                if (r == null) {
+                    waiting = true;
+                    w.block();
+                } else {
+                    begin(r);
+                }
+            }
+
+            private void begin(Req r) {
+                r.recvStart = sim.now();
+                recvQueue.add(r.recvStart - r.sent);
+                switch (cfg.strategy()) {
+                    case THREAD_PER_CLIENT -> w.cpu(p.bRec() + p.bDisp() + p.bUnm(), () -> servant(w, () -> finishInline(r)));
+                    case THREADED -> w.cpu(p.bRec(), () -> orbLock(w, () -> w.cpu(p.bDisp() + p.bUnm(),
+                            () -> servant(w, () -> orbUnlock(w, () -> finishInline(r))))));
+                    case THREAD_POOL -> w.cpu(p.bRec() + p.bEnqueue(), () -> enqueue(r));
+                    case THREAD_PER_REQUEST -> w.cpu(p.bRec(), () -> createDispatcher(r));
+                }
+            }
+
+            /** Same-thread dispatching: marshal, reply, 2nd phase. */
+            private void finishInline(Req r) {
+                w.cpu(p.bMar() + p.bReply(), () -> {
+                    recvPhase1.add(sim.now() - r.recvStart);
+                    replySent(r);
+                    phase2(r);
+                });
+            }
+
+            private void phase2(Req r) {
+                w.cpu(p.receiverPhase2(), () -> {
+                    recvHold.add(sim.now() - r.recvStart);
+                    nextRequest();
+                });
+            }
+
+            // --- thread pool: put the request in the pool queue under its monitor
+            private void enqueue(Req r) {
+                r.handedOn = sim.now();
+                poolMonitorHeld = true;
+                Worker d = idleDispatchers.poll();
+                if (d != null) {
+                    final Worker disp = d;
+                    disp.wake(wakeCost(p.monitorWake()), () -> dispatcherWoken(disp, r));
+                } else {
+                    poolQueue.add(r);
+                }
+                // The notify returns; if the woken dispatcher has a higher goodness it has run
+                // meanwhile (and found the monitor still held).
+                w.cpu(Worker.MIN_BURST, () -> {
+                    recvPhase1.add(sim.now() - r.recvStart);
+                    poolMonitorHeld = false;
+                    while (!monitorWaiters.isEmpty()) {
+                        Worker mw = monitorWaiters.poll();
+                        Req mr = monitorWaiterRequests.poll();
+                        mw.wake(wakeCost(p.monitorReacquire()), () -> startDispatch(mw, mr));
+                    }
+                    phase2(r);
+                });
+            }
+
+            // --- thread per request: create a dispatcher thread, wait until it is set up, start it
+            private void createDispatcher(Req r) {
+                r.handedOn = sim.now();
+                w.cpu(p.bTcParent(), () -> {
+                    Worker d = new Worker(machine, "dispatcher", w);
+                    child = d;
+                    childRequest = r;
+                    childReady = false;
+                    d.cpu(p.bTcChild(), () -> {
+                        // set-up done: tell the creator and suspend until started
+                        childReady = true;
+                        d.block();
+                        if (waitingForChild) {
+                            waitingForChild = false;
+                            w.wake(wakeCost(p.monitorWake()), this::startChild);
+                        }
+                    });
+                    if (childReady) {
+                        startChild();
+                    } else {
+                        waitingForChild = true;
+                        w.block();
+                    }
+                });
+            }
+
+            private void startChild() {
+                Worker d = child;
+                Req r = childRequest;
+                child = null;
+                childRequest = null;
+                w.cpu(p.bThreadStart(), () -> {
+                    d.wake(wakeCost(p.monitorWake()), () -> {
+                        handover.add(sim.now() - r.handedOn);
+                        startDispatch(d, r);
+                    });
+                    recvPhase1.add(sim.now() - r.recvStart);
+                    phase2(r);
+                });
+            }
+        }
+
+        // ------------------------------------------------------------------ dispatchers
+
+        private void dispatcherWoken(Worker d, Req r) {
+            if (!poolMonitorHeld) {
+                startDispatch(d, r);
+                return;
+            }
+            // Woken by notify() while the receiver still holds the queue monitor: the wait() must
+            // re-acquire it, fails, and blocks until the receiver leaves the monitor.
+            d.cpu(p.monitorRetry(), () -> {
+                if (!poolMonitorHeld) {
+                    startDispatch(d, r);
+                } else {
+                    monitorWaiters.add(d);
+                    monitorWaiterRequests.add(r);
+                    d.block();
+                }
+            });
+        }
+
+        private void startDispatch(Worker d, Req r) {
+            double start = sim.now();
+            if (cfg.strategy() == Strategy.THREAD_POOL) {
+                dispQueue.add(start - r.handedOn);
+            }
+            double before = p.bDisp() + p.bUnm() + (cfg.strategy() == Strategy.THREAD_POOL ? p.bDequeue() : 0);
+            d.cpu(before, () -> servant(d, () -> d.cpu(p.bMar() + p.bReply(), () -> {
+                dispPhase1.add(sim.now() - start);
+                replySent(r);
+                if (cfg.strategy() == Strategy.THREAD_PER_REQUEST) {
+                    d.cpu(p.bTk(), () -> {
+                        dispHold.add(sim.now() - start);
+                        d.terminate();
+                    });
+                } else {
+                    d.cpu(p.dispatcherPhase2(), () -> {
+                        dispHold.add(sim.now() - start);
+                        Req next = poolQueue.poll();
+                        if (next != null) {
+                            startDispatch(d, next);
+                        } else {
+                            idleDispatchers.add(d);
+                            d.block();
+                        }
+                    });
+                }
+            })));
+        }
+    }
+}
