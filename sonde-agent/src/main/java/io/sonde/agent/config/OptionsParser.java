@@ -84,7 +84,7 @@ public final class OptionsParser {
         int ws = indexOfWhitespace(line);
         String key;
         String value;
-        if (eq >= 0 && (ws < 0 || eq < ws)) {
+        if (eq > 0 && indexOfWhitespace(line.substring(0, eq).strip()) < 0) {
             key = line.substring(0, eq).strip();
             value = line.substring(eq + 1).strip();
         } else if (ws >= 0) {
