@@ -1,0 +1,112 @@
+package io.sonde.agent.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.tools.attach.VirtualMachine;
+import io.sonde.agent.it.Recorded.Rec;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Run-time switching through the agent's MBean, and loading the agent into a running JVM. The
+ * sample's loop calls {@code Work.tick} every millisecond; on "mark" it calls {@code Marks.mark}
+ * once, so the records of its main thread show what was recorded between two marks.
+ */
+class SwitchingIT {
+
+    private static final String APP = "io.sonde.agent.sample.SampleApp$";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void probesSwitchOffAndOnAtRunTimeThroughTheMBean() throws Exception {
+        String options = "include=" + APP + "Work.*;" + APP + "Marks.*,file.dir=" + dir + ",flush.interval.ms=20";
+        try (AgentProcess p = AgentProcess.start(options, "loop")) {
+            p.awaitLine("ready");
+            try (LocalJmx jmx = LocalJmx.connect(p.pid())) {
+                mark(p, 1); // some ticks recorded before
+                assertThat((Integer) jmx.invoke("disable", "*$Work.*")).isEqualTo(2);
+                assertThat((String[]) jmx.invoke("listMatching", "*$Work.tick"))
+                        .singleElement().asString().startsWith("off ").contains(APP + "Work.tick ()V");
+                Thread.sleep(1000); // the switch must have taken effect within one second
+                mark(p, 2);
+                Thread.sleep(200);
+                mark(p, 3);
+                assertThat((Integer) jmx.invoke("enable", "*.tick")).isEqualTo(1);
+                Thread.sleep(1000);
+                mark(p, 4);
+                Thread.sleep(200);
+                mark(p, 5);
+                assertThat((Integer) jmx.attribute("ProbeCount")).isEqualTo(3);
+                assertThat((Integer) jmx.attribute("EnabledProbeCount")).isEqualTo(2);
+                assertThat((String[]) jmx.attribute("Counters")).anyMatch(c -> c.startsWith("records.written="));
+            }
+            p.send("stop");
+            p.awaitLine("done");
+            assertThat(p.awaitExit()).isZero();
+        }
+        List<List<String>> between = betweenMarks(Recorded.read(dir));
+        assertThat(between.get(0)).as("before mark 1").contains("tick", "step");
+        assertThat(between.get(2)).as("between marks 2 and 3: switched off").isEmpty();
+        assertThat(between.get(4)).as("between marks 4 and 5: tick on again, step still off")
+                .contains("tick").doesNotContain("step");
+    }
+
+    @Test
+    void attachesToARunningJvmAndInstrumentsLoadedClasses() throws Exception {
+        try (AgentProcess p = AgentProcess.start(null, "loop")) {
+            p.awaitLine("ready");
+            mark(p, 1); // Work and Marks are loaded and running before the agent comes
+            VirtualMachine vm = VirtualMachine.attach(Long.toString(p.pid()));
+            try {
+                vm.loadAgent(AgentProcess.AGENT_JAR.toAbsolutePath().toString(),
+                        "include=" + APP + "Work.tick;" + APP + "Marks.*,file.dir=" + dir + ",flush.interval.ms=20");
+            } finally {
+                vm.detach();
+            }
+            try (LocalJmx jmx = LocalJmx.connect(p.pid())) {
+                assertThat((String) jmx.attribute("Status")).contains("(attached)");
+                assertThat((String[]) jmx.invoke("listMatching", "*")).hasSize(2);
+            }
+            mark(p, 2);
+            Thread.sleep(200);
+            mark(p, 3);
+            p.send("stop");
+            p.awaitLine("done");
+            assertThat(p.awaitExit()).isZero();
+            assertThat(p.stderr()).doesNotContain("Exception", "cannot instrument");
+        }
+        Recorded r = Recorded.read(dir);
+        List<List<String>> between = betweenMarks(r);
+        assertThat(between).hasSize(3); // marks 2 and 3 only: mark 1 ran before the agent
+        assertThat(between.get(1)).contains("tick").doesNotContain("step");
+        assertThat(r.trailer.written()).isEqualTo(r.trailer.produced());
+    }
+
+    /** Sends "mark" and waits until the app has called Marks.mark(n). */
+    static void mark(AgentProcess p, int n) throws Exception {
+        p.send("mark");
+        p.awaitLine("marked " + n);
+    }
+
+    /** Methods entered on the loop's main thread between consecutive marks. */
+    static List<List<String>> betweenMarks(Recorded r) {
+        List<List<String>> segments = new ArrayList<>();
+        segments.add(new ArrayList<>());
+        for (Rec x : r.thread("main")) {
+            if (!x.isEnter()) {
+                continue;
+            }
+            if (x.method().equals("mark")) {
+                segments.add(new ArrayList<>());
+            } else {
+                segments.get(segments.size() - 1).add(x.method());
+            }
+        }
+        return segments;
+    }
+}
