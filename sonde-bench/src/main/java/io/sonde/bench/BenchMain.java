@@ -2,16 +2,41 @@ package io.sonde.bench;
 
 import java.util.Arrays;
 
-/** Entry point of {@code ./sonde bench}: {@code micro} runs the JMH hot-path benchmarks. */
+/**
+ * Entry point of {@code ./sonde bench}: {@code micro} runs the JMH hot-path benchmarks,
+ * {@code overhead} the MooBench-style overhead comparison, {@code sim} the simulator benchmark.
+ * See docs/benchmarks.md.
+ */
 public final class BenchMain {
     private BenchMain() {}
 
-    public static void main(String[] args) {
-        if (args.length > 0 && args[0].equals("overhead")) {
-            io.sonde.bench.overhead.OverheadBenchmark.main(Arrays.copyOfRange(args, 1, args.length));
-            return;
+    public static void main(String[] args) throws Exception {
+        String which = args.length == 0 ? "" : args[0];
+        String[] rest = args.length == 0 ? args : Arrays.copyOfRange(args, 1, args.length);
+        try {
+            switch (which) {
+                case "micro":
+                    io.sonde.bench.micro.MicroBenchmark.main(rest);
+                    return;
+                case "overhead":
+                    io.sonde.bench.overhead.OverheadBenchmark.main(rest);
+                    return;
+                case "sim":
+                    simBenchmark(rest);
+                    return;
+                default:
+                    System.err.println("usage: sonde bench micro|overhead|sim [options]   (see docs/benchmarks.md)");
+                    System.exit(2);
+            }
+        } catch (IllegalArgumentException e) {
+            System.err.println("sonde bench " + which + ": " + e.getMessage());
+            System.exit(2);
         }
-        System.err.println("sonde bench: not built yet");
-        System.exit(2);
+    }
+
+    private static void simBenchmark(String[] args) throws Exception {
+        // Looked up by name so this module builds before the simulator benchmark lands.
+        Class<?> c = Class.forName("io.sonde.bench.sim.SimBenchmark");
+        c.getMethod("main", String[].class).invoke(null, (Object) args);
     }
 }
