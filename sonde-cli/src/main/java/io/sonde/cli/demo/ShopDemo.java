@@ -1,0 +1,154 @@
+package io.sonde.cli.demo;
+
+import io.sonde.api.EventField;
+import io.sonde.api.EventType;
+import io.sonde.api.MethodProbe;
+import io.sonde.api.Monitor;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The bundled sample program of {@code sonde demo}: a small order-processing service whose worker
+ * threads handle orders through a few nested operations, instrumented by hand through the Sonde API
+ * (method probes around each operation, an "order" event per order, and exceptions for declined
+ * payments). Work is real CPU work and short sleeps, so wall and CPU times differ visibly.
+ */
+public final class ShopDemo {
+    /** An order the payment service refuses; recorded as an exception leaving the probed methods. */
+    static final class PaymentDeclinedException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        PaymentDeclinedException(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private final MethodProbe handleOrder;
+    private final MethodProbe reserveStock;
+    private final MethodProbe quotePrice;
+    private final MethodProbe chargePayment;
+    private final MethodProbe scheduleShipping;
+    private final EventType orderEvent;
+    private final int[] regionIds;
+    private final AtomicLong declined = new AtomicLong();
+    private final AtomicLong completed = new AtomicLong();
+    private volatile long sink;
+
+    public ShopDemo(Monitor monitor) {
+        handleOrder = monitor.methodProbe("demo.shop.OrderService.handleOrder", "(Ldemo/shop/Order;)V");
+        reserveStock = monitor.methodProbe("demo.shop.Inventory.reserve", "(Ldemo/shop/Order;)V");
+        quotePrice = monitor.methodProbe("demo.shop.Pricing.quote", "(Ldemo/shop/Order;)D");
+        chargePayment = monitor.methodProbe("demo.shop.Payment.charge", "(Ldemo/shop/Order;D)V");
+        scheduleShipping = monitor.methodProbe("demo.shop.Shipping.schedule", "(Ldemo/shop/Order;)V");
+        orderEvent = monitor.eventType("demo.shop.order",
+                EventField.longField("order"),
+                EventField.intField("items"),
+                EventField.doubleField("amount"),
+                EventField.booleanField("express"),
+                EventField.stringField("region"));
+        String[] regions = {"north", "south", "east", "west"};
+        regionIds = new int[regions.length];
+        for (int i = 0; i < regions.length; i++) regionIds[i] = monitor.string(regions[i]);
+    }
+
+    /** Runs {@code orders} orders on {@code threads} worker threads and waits for them. */
+    public void run(int threads, int orders) throws InterruptedException {
+        CountDownLatch done = new CountDownLatch(threads);
+        for (int t = 0; t < threads; t++) {
+            final int worker = t;
+            final int share = orders / threads + (t < orders % threads ? 1 : 0);
+            Thread th = new Thread(() -> {
+                SplittableRandom rnd = new SplittableRandom(42 + worker);
+                for (int i = 0; i < share; i++) handleOrder(worker * 1_000_000L + i, rnd);
+                done.countDown();
+            }, "shop-worker-" + t);
+            th.start();
+        }
+        if (!done.await(10, TimeUnit.MINUTES)) throw new IllegalStateException("demo workers did not finish");
+    }
+
+    public long declined() {
+        return declined.get();
+    }
+
+    public long completed() {
+        return completed.get();
+    }
+
+    private void handleOrder(long orderId, SplittableRandom rnd) {
+        boolean e = handleOrder.enter();
+        try {
+            int items = 1 + rnd.nextInt(5);
+            reserve(items);
+            double amount = quote(items, rnd);
+            charge(amount, rnd);
+            schedule(rnd);
+            boolean express = rnd.nextInt(4) == 0;
+            orderEvent.begin().putLong(orderId).putInt(items).putDouble(amount).putBoolean(express)
+                    .putString(regionIds[rnd.nextInt(regionIds.length)]).end();
+            completed.incrementAndGet();
+        } catch (PaymentDeclinedException declinedPayment) {
+            declined.incrementAndGet();
+        } finally {
+            handleOrder.exit(e);
+        }
+    }
+
+    private void reserve(int items) {
+        boolean e = reserveStock.enter();
+        try {
+            burn(20_000 * items);
+        } finally {
+            reserveStock.exit(e);
+        }
+    }
+
+    private double quote(int items, SplittableRandom rnd) {
+        boolean e = quotePrice.enter();
+        try {
+            burn(50_000);
+            return items * (5 + rnd.nextDouble() * 95);
+        } finally {
+            quotePrice.exit(e);
+        }
+    }
+
+    private void charge(double amount, SplittableRandom rnd) throws PaymentDeclinedException {
+        boolean e = chargePayment.enter();
+        try {
+            sleepMicros(200 + rnd.nextInt(300)); // the payment provider's round trip
+            if (rnd.nextInt(20) == 0) throw new PaymentDeclinedException("declined: " + amount);
+        } catch (PaymentDeclinedException ex) {
+            chargePayment.exitExceptionally(e, ex);
+            throw ex;
+        }
+        chargePayment.exit(e);
+    }
+
+    private void schedule(SplittableRandom rnd) {
+        boolean e = scheduleShipping.enter();
+        try {
+            burn(10_000 + rnd.nextInt(10_000));
+        } finally {
+            scheduleShipping.exit(e);
+        }
+    }
+
+    private void burn(int iterations) {
+        long x = sink;
+        for (int i = 0; i < iterations; i++) x = x * 6364136223846793005L + 1442695040888963407L;
+        sink = x;
+    }
+
+    private static void sleepMicros(int micros) {
+        long until = System.nanoTime() + micros * 1000L;
+        try {
+            TimeUnit.MICROSECONDS.sleep(micros);
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+        }
+        while (System.nanoTime() < until) Thread.onSpinWait();
+    }
+}
