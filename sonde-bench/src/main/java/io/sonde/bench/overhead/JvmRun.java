@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import io.sonde.bench.overhead.framework.RunSetup;
 
 /**
  * One JVM run of the benchmark application: launches {@code java}, waits (bounded), and reads the
@@ -37,8 +38,11 @@ final class JvmRun {
      * @throws IOException when the JVM fails, times out, or writes no results; the message points
      *                     at the run's log file
      */
-    static Outcome run(Path java, List<String> jvmOptions, Map<String, String> env, Path appJar, Path runDir,
+    static Outcome run(Path java, RunSetup setup, Path appJar, Path runDir,
             int threads, long calls, int depth, long methodTime, int timeoutSeconds) throws IOException {
+        List<String> jvmOptions = setup.jvmOptions();
+        Map<String, String> env = setup.environment();
+        Path go = runDir.resolve("go");
         Path timings = runDir.resolve("timings.bin");
         Path report = runDir.resolve("report.txt");
         Path log = runDir.resolve("jvm.log");
@@ -53,6 +57,9 @@ final class JvmRun {
         command.addAll(List.of("--calls", Long.toString(calls), "--depth", Integer.toString(depth),
                 "--threads", Integer.toString(threads), "--method-time", Long.toString(methodTime),
                 "--timings", timings.toString(), "--report", report.toString()));
+        if (setup.holdsStart()) {
+            command.addAll(List.of("--await-go", go.toString()));
+        }
         Files.writeString(runDir.resolve("command.txt"), String.join(" ", command) + "\n" + env + "\n");
         ProcessBuilder builder = new ProcessBuilder(command).directory(runDir.toFile())
                 .redirectErrorStream(true).redirectOutput(log.toFile());
@@ -60,6 +67,16 @@ final class JvmRun {
         Instant launch = Instant.now();
         Process process = builder.start();
         try {
+            if (setup.holdsStart()) {
+                try {
+                    setup.started(process.pid());
+                } catch (IOException | RuntimeException e) {
+                    process.destroyForcibly();
+                    throw new IOException("preparing the started JVM failed: " + e.getMessage(), e);
+                } finally {
+                    Files.writeString(go, "go\n");
+                }
+            }
             if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 process.waitFor(10, TimeUnit.SECONDS);
@@ -69,6 +86,10 @@ final class JvmRun {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while waiting for the JVM run");
+        }
+        String problem = setup.problemIn(Files.readString(log, StandardCharsets.UTF_8));
+        if (problem != null) {
+            throw new IOException(problem + " (log: " + log + ")");
         }
         if (process.exitValue() != 0) {
             throw new IOException("JVM run exited with status " + process.exitValue() + ": " + tail(log));

@@ -178,7 +178,7 @@ public final class OverheadBenchmark {
                 ? RunSetup.of(List.of(), Map.of(), RecordCount.of(0))
                 : c.framework().setup(c.phase(), context);
         try (setup) {
-            JvmRun.Outcome outcome = JvmRun.run(java, setup.jvmOptions(), setup.environment(), appJar, context.runDir(),
+            JvmRun.Outcome outcome = JvmRun.run(java, setup, appJar, context.runDir(),
                     context.threads(), context.calls(), context.depth(), options.methodTimeNanos(),
                     options.runTimeoutSeconds());
             RecordCount count = setup.countRecords();

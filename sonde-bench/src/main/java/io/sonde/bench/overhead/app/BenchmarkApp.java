@@ -22,7 +22,8 @@ import java.util.concurrent.CyclicBarrier;
  * first half is warm-up) is written to the timings file as raw nanosecond durations for the
  * harness to aggregate.
  *
- * <p>Arguments: {@code --calls N --depth D --threads T --method-time NS --timings FILE --report FILE}.
+ * <p>Arguments: {@code --calls N --depth D --threads T --method-time NS --timings FILE --report FILE
+ * [--await-go FILE]} (the last: wait after entering {@code main} until FILE exists).
  *
  * <p>Timings file: big-endian int thread count, int measured calls per thread, then
  * {@code threads x measured} longs (nanoseconds per call, thread by thread).
@@ -48,6 +49,7 @@ public final class BenchmarkApp {
         long methodTime = 0;
         Path timings = null;
         Path report = null;
+        Path awaitGo = null;
         for (int i = 0; i < args.length; i++) {
             String value = i + 1 < args.length ? args[i + 1] : null;
             switch (args[i]) {
@@ -57,6 +59,7 @@ public final class BenchmarkApp {
                 case "--method-time" -> methodTime = Long.parseLong(value);
                 case "--timings" -> timings = Path.of(value);
                 case "--report" -> report = Path.of(value);
+                case "--await-go" -> awaitGo = Path.of(value);
                 default -> {
                     System.err.println("benchmark app: unknown argument '" + args[i] + "'");
                     System.exit(2);
@@ -67,6 +70,9 @@ public final class BenchmarkApp {
         if (calls < 2 || depth < 1 || threads < 1 || timings == null || report == null) {
             System.err.println("benchmark app: needs --calls >= 2, --depth >= 1, --threads >= 1, --timings, --report");
             System.exit(2);
+        }
+        if (awaitGo != null) {
+            awaitFile(awaitGo);
         }
         int measured = (int) (calls - calls / 2);
         long[][] perThread = new long[threads][measured];
@@ -86,6 +92,18 @@ public final class BenchmarkApp {
         }
         writeTimings(timings, perThread, measured);
         writeReport(report, mainEntry);
+    }
+
+    /** Holds the start until the harness has prepared the running JVM (e.g. switched probes off). */
+    private static void awaitFile(Path go) throws InterruptedException {
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (!Files.exists(go)) {
+            if (System.nanoTime() > deadline) {
+                System.err.println("benchmark app: no go signal " + go + " within 120 s");
+                System.exit(3);
+            }
+            Thread.sleep(2);
+        }
     }
 
     private static void runCalls(long calls, int depth, long methodTime, long[] out, CyclicBarrier start) {

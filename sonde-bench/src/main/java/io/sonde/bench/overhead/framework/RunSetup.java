@@ -19,6 +19,25 @@ public interface RunSetup extends AutoCloseable {
         return Map.of();
     }
 
+    /**
+     * True when the application must wait, after entering {@code main}, until
+     * {@link #started(long)} has returned (e.g. to switch probes off through JMX first).
+     */
+    default boolean holdsStart() {
+        return false;
+    }
+
+    /** Called once the application JVM with process id {@code pid} runs (before it is released when {@link #holdsStart()}). */
+    default void started(long pid) throws IOException {}
+
+    /**
+     * A problem the framework reported in the application's output (e.g. rejected agent
+     * options, after which it runs unmonitored), or null. Such a run is counted as failed.
+     */
+    default String problemIn(String log) {
+        return null;
+    }
+
     /** Counts the records written, after the application JVM has exited. */
     RecordCount countRecords() throws IOException;
 

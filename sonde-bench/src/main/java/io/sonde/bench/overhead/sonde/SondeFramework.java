@@ -11,6 +11,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import io.sonde.collector.archive.Archive;
+import io.sonde.collector.receive.Receiver;
+import io.sonde.collector.receive.ReceiverListener;
 
 /**
  * Sonde's own agent ({@code sonde-agent.jar}), instrumenting the benchmarked method. The jar is
@@ -20,6 +25,8 @@ public final class SondeFramework implements Framework {
 
     /** The pattern of the benchmarked method in the agent's include syntax. */
     static final String INCLUDE = "io.sonde.bench.overhead.app.MonitoredClass.monitoredMethod";
+    /** What the probe name of the benchmarked method contains. */
+    static final String PROBE_MARKER = "MonitoredClass.monitoredMethod";
 
     private final Path explicitJar;
     private Path agent;
@@ -89,24 +96,151 @@ public final class SondeFramework implements Framework {
         agentOptions.add("include=" + INCLUDE);
         switch (phase) {
             case DEACTIVATED -> {
-                agentOptions.add("probes=off");
-                return RunSetup.of(options(agentOptions), Map.of(), RecordCount.unknown("probes switched off: nothing is written"));
+                // The agent has no option to start with probes off, so the harness holds the
+                // application after main, switches every probe off through the agent's MBean, and
+                // releases it. The file writer then must stay empty: that is checked.
+                Path dir = Files.createDirectories(context.runDir().resolve("sonde-data"));
+                agentOptions.add("writer=file");
+                agentOptions.add("file.dir=" + dir);
+                agentOptions.add("jmx=on");
+                List<String> jvm = options(agentOptions);
+                return new RunSetup() {
+                    @Override
+                    public List<String> jvmOptions() {
+                        return jvm;
+                    }
+
+                    @Override
+                    public boolean holdsStart() {
+                        return true;
+                    }
+
+                    @Override
+                    public void started(long pid) throws IOException {
+                        ProbeSwitch.disable(pid, "*", 60_000);
+                    }
+
+                    @Override
+                    public String problemIn(String log) {
+                        return agentProblem(log);
+                    }
+
+                    @Override
+                    public RecordCount countRecords() {
+                        RecordCount c = SondeRecordCounter.count(dir, PROBE_MARKER);
+                        String note = "probes switched off through JMX before the first call; file writer checked empty";
+                        return new RecordCount(c.written(), c.reason() == null ? note : note + "; " + c.reason());
+                    }
+                };
             }
             case DISCARD -> {
                 agentOptions.add("writer=discard");
-                return RunSetup.of(options(agentOptions), Map.of(), RecordCount.unknown("discard writer: nothing to count"));
+                List<String> jvm = options(agentOptions);
+                return new RunSetup() {
+                    @Override
+                    public List<String> jvmOptions() {
+                        return jvm;
+                    }
+
+                    @Override
+                    public String problemIn(String log) {
+                        return agentProblem(log);
+                    }
+
+                    @Override
+                    public RecordCount countRecords() {
+                        return RecordCount.unknown("discard writer: nothing to count");
+                    }
+                };
             }
             case FILE -> {
                 Path dir = Files.createDirectories(context.runDir().resolve("sonde-data"));
                 agentOptions.add("writer=file");
-                agentOptions.add("writer.file.dir=" + dir);
-                return RunSetup.of(options(agentOptions), Map.of(), RecordCount.unknown("Sonde reader not wired in yet"));
+                agentOptions.add("file.dir=" + dir);
+                List<String> jvm = options(agentOptions);
+                return new RunSetup() {
+                    @Override
+                    public List<String> jvmOptions() {
+                        return jvm;
+                    }
+
+                    @Override
+                    public String problemIn(String log) {
+                        return agentProblem(log);
+                    }
+
+                    @Override
+                    public RecordCount countRecords() {
+                        return SondeRecordCounter.count(dir, PROBE_MARKER);
+                    }
+                };
             }
             case TCP -> {
-                return RunSetup.of(options(agentOptions), Map.of(), RecordCount.unknown("Sonde receiver not wired in yet"));
+                Path dir = Files.createDirectories(context.runDir().resolve("sonde-received"));
+                List<String> failures = new CopyOnWriteArrayList<>();
+                Receiver receiver = Receiver.start(0, new Archive(dir), new ReceiverListener() {
+                    @Override
+                    public void failed(String peer, long offset, String problem, UUID agentId, long frames, String target) {
+                        failures.add(peer + " at byte " + offset + ": " + problem);
+                    }
+                });
+                agentOptions.add("writer=tcp");
+                agentOptions.add("tcp.host=127.0.0.1");
+                agentOptions.add("tcp.port=" + receiver.port());
+                List<String> jvm = options(agentOptions);
+                return new RunSetup() {
+                    @Override
+                    public List<String> jvmOptions() {
+                        return jvm;
+                    }
+
+                    @Override
+                    public String problemIn(String log) {
+                        return agentProblem(log);
+                    }
+
+                    @Override
+                    public RecordCount countRecords() {
+                        // The agent's JVM has exited, so its socket is closed; let the receiver
+                        // store what is still in flight before stopping it.
+                        long deadline = System.currentTimeMillis() + 30_000;
+                        while (receiver.status().openConnections() > 0 && System.currentTimeMillis() < deadline) {
+                            try {
+                                Thread.sleep(20);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                                break;
+                            }
+                        }
+                        receiver.stop();
+                        RecordCount count = SondeRecordCounter.count(dir, PROBE_MARKER);
+                        if (failures.isEmpty()) {
+                            return count;
+                        }
+                        String reason = "receiver: " + String.join("; ", failures)
+                                + (count.reason() == null ? "" : "; " + count.reason());
+                        return new RecordCount(count.written(), reason);
+                    }
+
+                    @Override
+                    public void close() {
+                        receiver.stop();
+                    }
+                };
             }
             default -> throw new IllegalArgumentException("phase " + phase.label() + " has no Sonde setup");
         }
+    }
+
+    /** The agent reports rejected options on stderr and then runs unmonitored: such a run is invalid. */
+    static String agentProblem(String log) {
+        for (String line : log.split("\n")) {
+            if (line.startsWith("sonde-agent:") && (line.contains("bad options") || line.contains("unknown option")
+                    || line.contains("unmonitored"))) {
+                return "Sonde agent: " + line.substring("sonde-agent:".length()).trim();
+            }
+        }
+        return null;
     }
 
     private List<String> options(List<String> agentOptions) {
