@@ -84,7 +84,7 @@ public final class MicroBenchmark {
                 row.put("case", r.name());
                 row.put("threads", r.threads());
                 row.put("ns_per_op", r.nsPerOp());
-                row.put("ns_per_op_error", r.error());
+                row.put("ns_per_op_error", Double.isNaN(r.error()) ? null : r.error());
                 row.put("jdk", r.jdk());
                 row.put("quick", quick);
                 rows.add(row);
@@ -117,7 +117,7 @@ public final class MicroBenchmark {
         double err = r.getPrimaryResult().getScoreError();
         String jdk = r.getParams().getJdkVersion() + " (" + r.getParams().getVmName() + " "
                 + r.getParams().getVmVersion() + ")";
-        return new Result(name, threads, score, Double.isNaN(err) ? 0 : err, jdk);
+        return new Result(name, threads, score, err, jdk); // err is NaN when too few iterations for an interval
     }
 
     private static void print(List<Result> results) {
@@ -125,7 +125,8 @@ public final class MicroBenchmark {
         System.out.printf(Locale.ROOT, "%-12s %7s %12s %10s   %s%n", "case", "threads", "ns/op", "+-", "jdk");
         double nano = Double.NaN;
         for (Result r : results) {
-            System.out.printf(Locale.ROOT, "%-12s %7d %12.2f %10.2f   %s%n", r.name(), r.threads(), r.nsPerOp(), r.error(), r.jdk());
+            String err = Double.isNaN(r.error()) ? "n/a" : String.format(Locale.ROOT, "%.2f", r.error());
+            System.out.printf(Locale.ROOT, "%-12s %7d %12.2f %10s   %s%n", r.name(), r.threads(), r.nsPerOp(), err, r.jdk());
             if (r.name().equals("nanotime")) nano = r.nsPerOp();
         }
         System.out.println();
