@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
             AnalyzeCommand.class,
             SimulateCommand.class,
             ValidateModelCommand.class,
+            AttachCommand.class, ProbesCommand.class,
         })
 public final class SondeCommand implements Runnable {
 

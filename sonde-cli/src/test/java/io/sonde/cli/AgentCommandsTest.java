@@ -1,0 +1,253 @@
+package io.sonde.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sonde.format.Format;
+import io.sonde.format.read.SondeLogs;
+import io.sonde.format.read.SondeReader;
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code sonde probes} and {@code sonde attach} against real JVMs running a small loop
+ * application: switching probes off and on at run time, loading the agent into a running JVM,
+ * and the errors users see.
+ */
+class AgentCommandsTest {
+
+    private static final Path AGENT_JAR = Path.of(System.getProperty("sonde.agent.jar", "../sonde-agent/target/sonde-agent.jar"));
+    private static final String APP = "io.sonde.cli.testapp.LoopApp";
+
+    @TempDir
+    Path dir;
+
+    private Process process;
+    private final BlockingQueue<String> out = new LinkedBlockingQueue<>();
+    private final StringBuffer err = new StringBuffer();
+    private Writer in;
+
+    @AfterEach
+    void kill() {
+        if (process != null && process.isAlive()) {
+            process.destroyForcibly();
+        }
+    }
+
+    private void start(String agentOptions) throws IOException, InterruptedException {
+        assertThat(AGENT_JAR).as("the agent jar (built by sonde-agent's package phase)").isRegularFile();
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m"));
+        if (agentOptions != null) {
+            cmd.add("-javaagent:" + AGENT_JAR.toAbsolutePath() + "=" + agentOptions);
+        }
+        cmd.addAll(List.of("-cp", "target/test-classes", APP));
+        process = new ProcessBuilder(cmd).start();
+        in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+        pump(new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)), true);
+        pump(new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8)), false);
+        awaitLine("ready");
+    }
+
+    private void pump(BufferedReader r, boolean stdout) {
+        Thread t = new Thread(() -> {
+            try (r) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    if (stdout) {
+                        out.add(line);
+                    } else {
+                        err.append(line).append('\n');
+                    }
+                }
+            } catch (IOException e) {
+                // process gone
+            }
+        });
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private void awaitLine(String expected) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            String line = out.poll(100, TimeUnit.MILLISECONDS);
+            if (expected.equals(line)) {
+                return;
+            }
+        }
+        throw new AssertionError("no line '" + expected + "' from the loop app; stderr:\n" + err);
+    }
+
+    private void send(String line) throws IOException {
+        in.write(line + "\n");
+        in.flush();
+    }
+
+    private void mark(int n) throws Exception {
+        send("mark");
+        awaitLine("marked " + n);
+    }
+
+    private void stop() throws Exception {
+        send("stop");
+        awaitLine("done");
+        assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).isZero();
+    }
+
+    /** Runs the CLI in-process; returns {exit code, stdout, stderr}. */
+    private static Object[] sonde(String... args) {
+        PrintStream oldOut = System.out;
+        PrintStream oldErr = System.err;
+        ByteArrayOutputStream o = new ByteArrayOutputStream();
+        ByteArrayOutputStream e = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
+            int code = SondeCommand.execute(args);
+            return new Object[] {code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8)};
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+    }
+
+    private static List<String> lines(Object s) {
+        return Arrays.asList(((String) s).split("\\R"));
+    }
+
+    /** Methods entered on the loop's main thread between consecutive marks. */
+    private List<List<String>> betweenMarks(Path logDir) throws IOException {
+        List<List<String>> segments = new ArrayList<>();
+        segments.add(new ArrayList<>());
+        try (SondeReader r = SondeLogs.scan(logDir).get(0).open()) {
+            while (r.next()) {
+                if (r.type() != Format.ENTER || !"main".equals(r.threadName())) {
+                    continue;
+                }
+                String method = r.probeName().substring(r.probeName().lastIndexOf('.') + 1);
+                if (method.equals("mark")) {
+                    segments.add(new ArrayList<>());
+                } else {
+                    segments.get(segments.size() - 1).add(method);
+                }
+            }
+        }
+        return segments;
+    }
+
+    @Test
+    void probesListsAndSwitchesProbesOfARunningJvm() throws Exception {
+        start("include=" + APP + "$Ticker.*,file.dir=" + dir + ",flush.interval.ms=20");
+        String pid = Long.toString(process.pid());
+        mark(1);
+
+        Object[] list = sonde("probes", "--pid", pid, "list");
+        assertThat(list[0]).as("stderr: %s", list[2]).isEqualTo(0);
+        assertThat(lines(list[1])).hasSize(2).anyMatch(l -> l.matches("on  \\d+ " + java.util.regex.Pattern.quote(APP + "$Ticker.tick") + " \\(\\)V"));
+
+        Object[] off = sonde("probes", "--pid", pid, "disable", "*.tick");
+        assertThat(off[0]).as("stderr: %s", off[2]).isEqualTo(0);
+        assertThat((String) off[1]).startsWith("disabled 1 probe(s) matching *.tick");
+        assertThat(lines(sonde("probes", "--pid", pid, "list", "*tick")[1])).singleElement().asString().startsWith("off ");
+        Thread.sleep(1000); // in effect within one second
+        mark(2);
+        Thread.sleep(200);
+        mark(3);
+
+        Object[] on = sonde("probes", "--pid", pid, "enable", "*.tick");
+        assertThat((String) on[1]).startsWith("enabled 1 probe(s)");
+        Thread.sleep(1000);
+        mark(4);
+        Thread.sleep(200);
+        mark(5);
+
+        Object[] status = sonde("probes", "--pid", pid, "status");
+        assertThat(status[0]).isEqualTo(0);
+        assertThat(lines(status[1])).anyMatch(l -> l.startsWith("status: monitoring"))
+                .anyMatch(l -> l.equals("probes: 2 (2 on), classes instrumented: 1"))
+                .anyMatch(l -> l.startsWith("records.produced="));
+        stop();
+
+        List<List<String>> between = betweenMarks(dir);
+        assertThat(between.get(0)).contains("tick");
+        assertThat(between.get(2)).as("between marks 2 and 3: switched off").isEmpty();
+        assertThat(between.get(4)).as("between marks 4 and 5: on again").contains("tick");
+    }
+
+    @Test
+    void attachLoadsTheAgentIntoARunningJvm() throws Exception {
+        start(null);
+        mark(1);
+        String pid = Long.toString(process.pid());
+        Object[] r = sonde("attach", "--pid", pid, "--agent", AGENT_JAR.toString(),
+                "include=" + APP + "$Ticker.*", "file.dir=" + dir, "flush.interval.ms=20");
+        assertThat(r[0]).as("stdout %s stderr %s", r[1], r[2]).isEqualTo(0);
+        assertThat(lines(r[1])).anyMatch(l -> l.startsWith("status: monitoring") && l.endsWith("(attached)"));
+        mark(2);
+        Thread.sleep(200);
+        mark(3);
+
+        // a second attach only reports that the agent already runs
+        Object[] again = sonde("attach", "--pid", pid, "--agent", AGENT_JAR.toString(), "include=x.*");
+        assertThat(again[0]).isEqualTo(0);
+        stop();
+        assertThat(err.toString()).contains("sonde-agent: already running in this JVM");
+
+        List<List<String>> between = betweenMarks(dir);
+        assertThat(between).hasSize(3);
+        assertThat(between.get(1)).contains("tick");
+    }
+
+    @Test
+    void attachReportsBadOptions() throws Exception {
+        start(null);
+        Object[] r = sonde("attach", "--pid", Long.toString(process.pid()), "--agent", AGENT_JAR.toString(),
+                "include=" + APP + "*", "policy=sometimes");
+        assertThat(r[0]).isEqualTo(1);
+        assertThat(lines(r[1])).contains("status: not monitoring: bad options",
+                "error: -javaagent options entry 2: bad value 'sometimes' for key 'policy': must be one of block, drop");
+        stop(); // the application carries on
+    }
+
+    @Test
+    void errorsNameTheProblem() throws Exception {
+        Object[] self = sonde("probes", "--pid", Long.toString(ProcessHandle.current().pid()), "list");
+        assertThat(self[0]).isEqualTo(1);
+        assertThat((String) self[2]).contains("is this sonde process itself");
+
+        Object[] badAction = sonde("probes", "--pid", "1", "flip");
+        assertThat(badAction[0]).isEqualTo(1);
+        assertThat((String) badAction[2]).contains("unknown action 'flip'");
+
+        Object[] noPattern = sonde("probes", "--pid", "1", "enable");
+        assertThat((String) noPattern[2]).contains("enable needs a PATTERN");
+
+        start(null); // a JVM without the agent
+        Object[] none = sonde("probes", "--pid", Long.toString(process.pid()), "list");
+        assertThat(none[0]).isEqualTo(1);
+        assertThat((String) none[2]).contains("runs no Sonde agent");
+
+        Object[] badOption = sonde("attach", "--pid", Long.toString(process.pid()), "--agent", AGENT_JAR.toString(), "include");
+        assertThat((String) badOption[2]).contains("option 'include' is not KEY=VALUE");
+        Object[] noJar = sonde("attach", "--pid", Long.toString(process.pid()), "--agent", dir.resolve("missing.jar").toString());
+        assertThat((String) noJar[2]).contains("missing.jar: no such file");
+        stop();
+    }
+}
