@@ -65,11 +65,7 @@ public final class RoundRobin implements CpuScheduler {
 
     @Override
     public void threadExited(CpuThread thread) {
-        for (int i = 0; i < lastRan.length; i++) {
-            if (lastRan[i] == thread) {
-                lastRan[i] = null;
-            }
-        }
+        // lastRan keeps pointing at it: switching away from an exited thread is a switch too.
     }
 
     @Override

@@ -1,0 +1,120 @@
+package io.sonde.sim.cpu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sonde.sim.blocks.Program;
+import io.sonde.sim.blocks.SimThread;
+import io.sonde.sim.random.SampleSource;
+import org.junit.jupiter.api.Test;
+
+class Linux24SchedulerTest {
+    private static Linux24Scheduler scheduler(SchedulerHarness h) {
+        return (Linux24Scheduler) h.machine.scheduler();
+    }
+
+    @Test
+    void baseSliceFollowsTheKernelFormula() {
+        Linux24Scheduler.Config c = Linux24Scheduler.Config.DEFAULT;
+        assertThat(c.base(0)).isEqualTo(6);
+        assertThat(c.base(19)).isEqualTo(1);
+        assertThat(c.base(-20)).isEqualTo(11);
+    }
+
+    @Test
+    void cpuBoundThreadsRunWholeSlicesAndThePreviousThreadWinsTiesAfterRecalculation() {
+        SchedulerHarness h = new SchedulerHarness(1, SchedulerFactory.linux24());
+        h.cpuBound("a", 200).start();
+        h.cpuBound("b", 200).start();
+        h.sim.run(Double.POSITIVE_INFINITY);
+        // a 0-60 (6 ticks), b 60-120; both at 0 -> recalculated to 6 each, b (previous) keeps
+        // the CPU 120-180; a 180-240; recalc, a keeps 240-300; b 300-360; recalc, b keeps and
+        // finishes at 380; a runs its last 20 ms 380-400.
+        assertThat(h.log).containsExactly("b@380", "a@400");
+        assertThat(scheduler(h).recalculations()).isEqualTo(3);
+    }
+
+    @Test
+    void blockedThreadsKeepHalfTheirSliceAtRecalculation() {
+        SchedulerHarness h = new SchedulerHarness(1, SchedulerFactory.linux24());
+        h.cpuBound("a", 1000).start();
+        SimThread s = new SimThread(h.machine, "s", Program.once("s").delay(SampleSource.constant(5000)).build());
+        s.start();
+        h.sim.run(65);
+        // a used its 6 ticks by 60; s never ran: counter 6 -> 6/2 + 6 = 9.
+        assertThat(s.counter()).isEqualTo(9);
+        h.sim.run(125);
+        assertThat(s.counter()).isEqualTo(10); // 9/2 + 6
+        h.sim.run(185);
+        assertThat(s.counter()).isEqualTo(11); // 10/2 + 6
+        h.sim.run(245);
+        assertThat(s.counter()).isEqualTo(11); // the fixed point: 110 ms
+    }
+
+    @Test
+    void wokenThreadWithHigherGoodnessPreemptsAtOnce() {
+        SchedulerHarness h = new SchedulerHarness(1, SchedulerFactory.linux24());
+        h.cpuBound("a", 1000).start();
+        h.sleeper("s", 25, 5).start();
+        h.sim.run(31);
+        // At 25 a has had 2 ticks (counter 4, goodness 24); s wakes with counter 6 (goodness 26)
+        // and preempts: its burst ends at 30, not after a's slice.
+        assertThat(h.log).containsExactly("s@30");
+    }
+
+    @Test
+    void wokenThreadWithEqualGoodnessWaitsForTheSliceToEnd() {
+        SchedulerHarness h = new SchedulerHarness(1, SchedulerFactory.linux24());
+        h.cpuBound("a", 1000).start();
+        h.sleeper("s", 5, 5).start();
+        h.sim.run(70);
+        // At 5 no tick has happened yet: both have goodness 26, no preemption. a's counter
+        // reaches 0 at 60; s runs 60-65.
+        assertThat(h.log).containsExactly("s@65");
+    }
+
+    @Test
+    void aThreadThatBlocksOftenIsFavouredOverACpuBoundOne() {
+        SchedulerHarness h = new SchedulerHarness(1, SchedulerFactory.linux24());
+        h.cpuBound("hog", 100_000).start();
+        SimThread io = h.sleeper("io", 7, 1);
+        io.start();
+        h.sim.run(10_000);
+        // Ticks only charge the thread running at the tick: io (1 ms bursts) is rarely charged,
+        // so it keeps a high counter and preempts the hog at nearly every wake-up.
+        long bursts = io.bursts();
+        assertThat(bursts).isGreaterThan((long) (0.9 * 10_000 / 8));
+        assertThat(io.counter()).isGreaterThanOrEqualTo(h.machine.threads().get(0).counter());
+    }
+
+    @Test
+    void forkSplitsTheSliceBetweenParentAndChild() {
+        SchedulerHarness h = new SchedulerHarness(1, SchedulerFactory.linux24());
+        int[] counters = new int[2];
+        Program child = Program.once("child").action("c", (t, r) -> counters[1] = t.counter()).build();
+        Program parent = Program.once("parent").cpu(SampleSource.constant(1))
+                .spawnWithoutRequest("child", child).action("p", (t, r) -> counters[0] = t.counter()).build();
+        new SimThread(h.machine, "parent", parent).start();
+        h.sim.run(Double.POSITIVE_INFINITY);
+        // Parent had 6 ticks: child gets (6 + 1) / 2 = 3, parent keeps 6 / 2 = 3.
+        assertThat(counters).containsExactly(3, 3);
+    }
+
+    @Test
+    void twoCpusRunTwoCpuBoundThreadsInParallel() {
+        SchedulerHarness h = new SchedulerHarness(2, SchedulerFactory.linux24());
+        h.cpuBound("a", 100).start();
+        h.cpuBound("b", 150).start();
+        h.sim.run(Double.POSITIVE_INFINITY);
+        assertThat(h.log).containsExactly("a@100", "b@150");
+    }
+
+    @Test
+    void ticksStopWhenTheMachineIsIdle() {
+        SchedulerHarness h = new SchedulerHarness(1, SchedulerFactory.linux24());
+        h.cpuBound("a", 15).start();
+        h.sim.run(Double.POSITIVE_INFINITY);
+        // Burst end at 15, ticks at 10 only (none pending once idle): start, burst, log, tick.
+        assertThat(h.sim.pendingEvents()).isZero();
+        assertThat(h.sim.now()).isEqualTo(20.0); // the tick at 20 found the CPU idle and stopped
+    }
+}
