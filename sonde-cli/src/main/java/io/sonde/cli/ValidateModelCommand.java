@@ -1,13 +1,79 @@
 package io.sonde.cli;
 
+import io.sonde.sim.profile.CalibrationProfile;
+import io.sonde.sim.validate.ValidationPlots;
+import io.sonde.sim.validate.Validator;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
-/** {@code sonde validate-model}. */
-@Command(name = "validate-model", mixinStandardHelpOptions = true, description = "Reproduces the thesis' validation tables and compares the simulator's error.")
+/**
+ * {@code sonde validate-model}: re-runs the validation experiments of the thesis (Tables 5.1-5.7)
+ * with one calibration profile and prints, per table, Sonde's mean absolute relative error against
+ * the measurements beside the error of the thesis' simulator (DAPS L24) on the same rows; writes
+ * PNG plots like the thesis' Figures 5.2-5.5 and 5.10-5.12.
+ */
+@Command(name = "validate-model", mixinStandardHelpOptions = true,
+        description = "Reproduces the thesis' validation tables 5.1-5.7 and compares Sonde's error with DAPS L24's.")
 public final class ValidateModelCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "directory for the PNG plots (default: validate-model-out)")
+    Path out = Path.of("validate-model-out");
+
+    @Option(names = "--replications", paramLabel = "N", description = "replications per simulated row (default 10; --quick: 4)")
+    Integer replications;
+
+    @Option(names = "--quick", description = "fewer requests and replications (about a minute)")
+    boolean quick;
+
+    @Option(names = "--profile", paramLabel = "NAME", description = "calibration profile (default " + CalibrationProfile.DEFAULT + ")")
+    String profile = CalibrationProfile.DEFAULT;
+
+    @Option(names = "--seed", paramLabel = "N", description = "random seed (default 1)")
+    long seed = 1;
+
+    @Option(names = "--rows", description = "also print every row (experiment, DAPS L24, Sonde)")
+    boolean rows;
+
     @Override
     public Integer call() {
-        throw new UserError("not built yet");
+        CalibrationProfile prof;
+        try {
+            prof = CalibrationProfile.load(profile);
+        } catch (IllegalArgumentException e) {
+            throw new UserError("--profile: " + e.getMessage());
+        }
+        Validator.Settings base = quick ? Validator.Settings.quick(prof) : Validator.Settings.full(prof);
+        int reps = replications != null ? replications : base.replications();
+        if (reps < 2 || reps > 1000) {
+            throw new UserError("--replications must be between 2 and 1000, got " + reps);
+        }
+        Validator.Settings s = new Validator.Settings(prof, reps, seed, base.openRequests(), base.requestsPerClient());
+        List<Validator.TableResult> results = new Validator(s).run();
+        PrintWriter w = spec.commandLine().getOut();
+        if (rows) {
+            w.print(Validator.rowsReport(results));
+        }
+        w.print(Validator.report(results));
+        try {
+            List<Path> files = ValidationPlots.write(results, out);
+            w.println("plots: " + files.size() + " PNG files in " + out.toAbsolutePath());
+        } catch (IOException e) {
+            throw new UserError("--out " + out + ": cannot write plots: " + e.getMessage());
+        }
+        long worse = results.stream().filter(r -> !r.accepted()).count();
+        w.println(worse == 0 ? "every table at or below DAPS L24's error"
+                : worse + " table(s) above DAPS L24's error");
+        w.flush();
+        return 0;
     }
 }

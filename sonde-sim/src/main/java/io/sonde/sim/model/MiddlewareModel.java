@@ -120,13 +120,11 @@ public final class MiddlewareModel {
         private final ArrayDeque<Worker> monitorWaiters = new ArrayDeque<>();
         private final ArrayDeque<Req> monitorWaiterRequests = new ArrayDeque<>();
         // threaded
-        private Worker orbOwner;
-        private final ArrayDeque<Worker> orbWaiters = new ArrayDeque<>();
-        private final ArrayDeque<Runnable> orbWaiterConts = new ArrayDeque<>();
-        private final ArrayDeque<double[]> orbWaiterSince = new ArrayDeque<>();
+        private final ModelLock orbMutex;
         private int openSent;
         private Sampler interArrival;
         private final boolean wallClockServant;
+        private final boolean replyWaitsForReceiver;
 
         Replica(Simulation sim, MiddlewareConfig cfg) {
             this.sim = sim;
@@ -154,7 +152,9 @@ public final class MiddlewareModel {
             Distribution d = cfg.exponential() ? Distribution.exponential(cfg.servantMs())
                     : Distribution.deterministic(cfg.servantMs());
             servant = sim.sampler("servant", d);
+            orbMutex = new ModelLock(sim, () -> wakeCost(p.monitorWake())).recordContention(mutexWait);
             wallClockServant = cfg.profile().text("servant_cpu_clock", "cpu").equals("wall");
+            replyWaitsForReceiver = cfg.profile().number("reply_waits_for_receiver") != 0;
             int n = cfg.receivers();
             receivers = new Receiver[n];
             for (int i = 0; i < n; i++) {
@@ -271,40 +271,36 @@ public final class MiddlewareModel {
 
         // ------------------------------------------------------------------ ORB mutex (threaded)
 
-        private void orbLock(Worker w, Runnable then) {
-            if (orbOwner == null) {
-                orbOwner = w;
-                mutexWait.add(0);
-                then.run();
-                return;
-            }
-            orbWaiters.add(w);
-            orbWaiterConts.add(then);
-            orbWaiterSince.add(new double[] {sim.now()});
-            w.block();
-        }
-
         private void orbUnlock(Worker w, Runnable then) {
-            Worker next = orbWaiters.poll();
-            if (next == null) {
-                orbOwner = null;
-                then.run();
-                return;
-            }
-            Runnable cont = orbWaiterConts.poll();
-            mutexWait.add(sim.now() - orbWaiterSince.poll()[0]);
-            orbOwner = next;
-            next.wake(wakeCost(p.monitorWake()), cont);
+            int stillWaiting = orbMutex.unlock(w);
             // Releasing a contended Java monitor wakes the waiters, which find it taken again: the
             // CPU this costs grows with the number of waiters (thesis 4.5: 1.8 ms per request with 2
             // clients, 5.4 ms with 64).
-            w.cpu(orbWaiters.size() * p.orbMutexWaiter(), then);
+            w.cpu(stillWaiting * p.orbMutexWaiter(), then);
         }
 
         // ------------------------------------------------------------------ receivers
 
         private final class Receiver {
             final Worker w;
+            /**
+             * Whether the receiver is working on a request (1st or 2nd phase): a dispatcher that
+             * wants to write a reply on this connection waits until the receiver is done.
+             */
+            boolean processing;
+            final ArrayDeque<Worker> replyWriters = new ArrayDeque<>();
+            final ArrayDeque<Runnable> replyConts = new ArrayDeque<>();
+
+            /** Runs {@code then} on {@code d} once the receiver is not processing a request. */
+            void whenIdle(Worker d, Runnable then) {
+                if (!processing || !replyWaitsForReceiver) {
+                    then.run();
+                    return;
+                }
+                replyWriters.add(d);
+                replyConts.add(then);
+                d.block();
+            }
             final ArrayDeque<Req> socket = new ArrayDeque<>();
             boolean waiting = true;
             // thread-per-request hand-shake with the new dispatcher
@@ -327,6 +323,10 @@ public final class MiddlewareModel {
             }
 
             private void nextRequest() {
+                processing = false;
+                while (!replyWriters.isEmpty()) {
+                    replyWriters.poll().wake(wakeCost(p.monitorWake()), replyConts.poll());
+                }
                 Req r = socket.poll();
                 if (r == null) {
                     waiting = true;
@@ -337,11 +337,12 @@ public final class MiddlewareModel {
             }
 
             private void begin(Req r) {
+                processing = true;
                 r.recvStart = sim.now();
                 recvQueue.add(r.recvStart - r.sent);
                 switch (cfg.strategy()) {
                     case THREAD_PER_CLIENT -> w.cpu(p.bRec() + p.bDisp() + p.bUnm(), () -> servant(w, () -> finishInline(r)));
-                    case THREADED -> w.cpu(p.bRec(), () -> orbLock(w, () -> w.cpu(p.bDisp() + p.bUnm(),
+                    case THREADED -> w.cpu(p.bRec(), () -> orbMutex.lock(w, () -> w.cpu(p.bDisp() + p.bUnm(),
                             () -> servant(w, () -> orbUnlock(w, () -> finishInline(r))))));
                     case THREAD_POOL -> w.cpu(p.bRec() + p.bEnqueue(), () -> enqueue(r));
                     case THREAD_PER_REQUEST -> w.cpu(p.bRec(), () -> createDispatcher(r));
@@ -456,8 +457,11 @@ public final class MiddlewareModel {
             if (cfg.strategy() == Strategy.THREAD_POOL) {
                 dispQueue.add(start - r.handedOn);
             }
-            double before = p.bDisp() + p.bUnm() + (cfg.strategy() == Strategy.THREAD_POOL ? p.bDequeue() : 0);
-            d.cpu(before, () -> servant(d, () -> d.cpu(p.bMar() + p.bReply(), () -> {
+            // The pool dispatcher's extra work is sending the reply on a connection owned by a
+            // receiver thread; it needs the connection's monitor (held by the receiver while busy).
+            double replyCost = p.bReply() + (cfg.strategy() == Strategy.THREAD_POOL ? p.bPoolReply() : 0);
+            Receiver conn = receivers[r.connection];
+            d.cpu(p.bDisp() + p.bUnm(), () -> servant(d, () -> d.cpu(p.bMar(), () -> conn.whenIdle(d, () -> d.cpu(replyCost, () -> {
                 dispPhase1.add(sim.now() - start);
                 replySent(r);
                 if (cfg.strategy() == Strategy.THREAD_PER_REQUEST) {
@@ -477,7 +481,7 @@ public final class MiddlewareModel {
                         }
                     });
                 }
-            })));
+            })))));
         }
     }
 }

@@ -10,7 +10,7 @@ import io.sonde.sim.profile.CalibrationProfile;
 record MiddlewareParams(
         double bRec,
         double bEnqueue,
-        double bDequeue,
+        double bPoolReply,
         double bDisp,
         double bUnm,
         double bMar,
@@ -40,7 +40,7 @@ record MiddlewareParams(
         return new MiddlewareParams(
                 p.number("b_rec_ms"),
                 p.number("b_enqueue_ms"),
-                p.number("b_dequeue_ms"),
+                p.number("b_pool_reply_ms"),
                 p.number("b_disp_ms"),
                 p.number("b_unm_ms"),
                 p.number("b_mar_ms"),

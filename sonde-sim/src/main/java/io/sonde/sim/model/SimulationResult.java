@@ -72,15 +72,15 @@ public final class SimulationResult {
     public String toTable() {
         StringBuilder sb = new StringBuilder();
         for (Map.Entry<String, String> e : info.entrySet()) {
-            sb.append(String.format(Locale.ROOT, "%-22s %s%n", e.getKey(), e.getValue()));
+            sb.append(String.format(Locale.ROOT, "%-28s %s%n", e.getKey(), e.getValue()));
         }
-        sb.append(String.format(Locale.ROOT, "%-22s %14s %12s%n", "measure", "mean", "±95% CI"));
+        sb.append(String.format(Locale.ROOT, "%-28s %14s %12s%n", "measure", "mean", "±95% CI"));
         for (Map.Entry<String, Estimate> e : measures.entrySet()) {
             Estimate v = e.getValue();
             if (v == null) {
-                sb.append(String.format(Locale.ROOT, "%-22s %14s %12s%n", e.getKey(), "n/a", ""));
+                sb.append(String.format(Locale.ROOT, "%-28s %14s %12s%n", e.getKey(), "n/a", ""));
             } else {
-                sb.append(String.format(Locale.ROOT, "%-22s %14.4f %12s%n", e.getKey(), v.mean(),
+                sb.append(String.format(Locale.ROOT, "%-28s %14.4f %12s%n", e.getKey(), v.mean(),
                         Double.isNaN(v.ci95()) ? "-" : String.format(Locale.ROOT, "%.4f", v.ci95())));
             }
         }

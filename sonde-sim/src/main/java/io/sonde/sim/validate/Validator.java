@@ -134,6 +134,20 @@ public final class Validator {
                 s.requestsPerClient(), 0, 0, 0, 1, "linux24", s.profile(), s.seed(), s.replications());
     }
 
+    /** Every row: experiment, DAPS L24 and Sonde (mean ± 95 % half-width). */
+    public static String rowsReport(List<TableResult> results) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format("%-6s %-22s %4s %10s %10s %10s %8s%n", "table", "measure", "x", "experiment", "daps-l24", "sonde", "±ci95"));
+        for (TableResult r : results) {
+            for (int i = 0; i < r.rows().size(); i++) {
+                ThesisTables.Row row = r.rows().get(i);
+                sb.append(String.format("%-6s %-22s %4d %10.2f %10.2f %10.2f %8.2f%n", r.table(), row.measure(), row.x(),
+                        row.experiment(), row.dapsL24(), r.sonde()[i], r.sondeCi()[i]));
+            }
+        }
+        return sb.toString();
+    }
+
     /** A plain-text report: per table Sonde's and DAPS L24's mean absolute relative error. */
     public static String report(List<TableResult> results) {
         StringBuilder sb = new StringBuilder();
