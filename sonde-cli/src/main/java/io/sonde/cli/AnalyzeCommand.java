@@ -18,6 +18,7 @@ import io.sonde.analysis.tree.TreePrinter;
 import io.sonde.api.MethodProbe;
 import io.sonde.api.Monitor;
 import io.sonde.api.Sonde;
+import io.sonde.core.config.SondeConfig;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -258,7 +259,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new UserError("calibration: cannot create a temporary folder: " + e.getMessage());
         }
-        try (Monitor m = Sonde.start(Map.of("writer", "file", "file.dir", dir.toString(), "cpu.time", cpu ? "on" : "off"))) {
+        // Explicit settings only: SONDE_* variables or sonde.* properties meant for an application
+        // (a TCP writer, say) must not change what the calibration measures.
+        try (Monitor m = Sonde.start(SondeConfig.of(Map.of("writer", "file", "file.dir", dir.toString(), "cpu.time", cpu ? "on" : "off")))) {
             MethodProbe root = m.methodProbe("sonde.calibration.Root", "()V");
             MethodProbe leaf = m.methodProbe("sonde.calibration.Leaf", "()V");
             Calibration.Loop monitored = n -> {
@@ -278,7 +281,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
                 return sum;
             };
             return Calibration.measure(monitored, plain, 100_000, 11);
-        } catch (IllegalStateException e) {
+        } catch (RuntimeException e) {
+            // e.g. another monitor already running in this JVM
             throw new UserError("calibration: " + e.getMessage());
         } finally {
             deleteTree(dir);

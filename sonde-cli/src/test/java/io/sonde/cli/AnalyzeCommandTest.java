@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sonde.api.MethodProbe;
 import io.sonde.api.Monitor;
 import io.sonde.api.Sonde;
+import io.sonde.core.config.SondeConfig;
 import io.sonde.format.testing.GoldenFiles;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -86,7 +87,8 @@ class AnalyzeCommandTest {
     /** Runs 3 orders on a thread named shop-worker under a file-writing monitor with CPU times. */
     Path recordRealRun() throws Exception {
         Path logs = tmp.resolve("logs");
-        try (Monitor m = Sonde.start(Map.of("writer", "file", "file.dir", logs.toString(), "cpu.time", "on"))) {
+        // Explicit settings only (the test JVM has a sonde.agent.jar property the monitor would reject).
+        try (Monitor m = Sonde.start(SondeConfig.of(Map.of("writer", "file", "file.dir", logs.toString(), "cpu.time", "on")))) {
             Shop shop = new Shop(m);
             Thread t = new Thread(() -> {
                 try {
