@@ -59,8 +59,40 @@ public final class DemandReport {
                 g.writeEndObject();
             }
             g.writeEndArray();
+            // The same means as scenario-file parameters (docs/simulator.md): name -> duration.
+            g.writeObjectFieldStart("parameters");
+            java.util.Set<String> used = new java.util.HashSet<>();
+            for (DemandCollector.GroupDemands gr : r.demands().groups()) {
+                for (DemandCollector.OperationDemand d : gr.operations()) {
+                    String base = parameterName(gr.name(), d.operation().name(), used);
+                    if (d.meanCpuNanos() >= 0) g.writeStringField(base + "_cpu", duration(d.meanCpuNanos()));
+                    g.writeStringField(base + "_wall", duration(d.meanWallNanos()));
+                }
+            }
+            g.writeEndObject();
             g.writeEndObject();
         }
+    }
+
+    /**
+     * {@code <group>_<Class>_<method>} in lower case with every other character replaced by
+     * '_', made unique with a numeric suffix: a name a scenario file can refer to as {@code $name}.
+     */
+    static String parameterName(String group, String operation, java.util.Set<String> used) {
+        String op = operation;
+        int method = op.lastIndexOf('.');
+        int cls = method > 0 ? op.lastIndexOf('.', method - 1) : -1;
+        if (cls >= 0) op = op.substring(cls + 1);
+        String base = (group + "_" + op).toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_+|_+$", "");
+        if (base.isEmpty() || !Character.isLetter(base.charAt(0))) base = "p_" + base;
+        String name = base;
+        for (int i = 2; !used.add(name); i++) name = base + "_" + i;
+        return name;
+    }
+
+    /** A duration in the scenario syntax, milliseconds with microsecond resolution, e.g. {@code 1.050ms}. */
+    static String duration(double nanos) {
+        return String.format(java.util.Locale.ROOT, "%.3fms", nanos / 1e6);
     }
 
     private static void nullable(JsonGenerator g, String name, Double v) throws IOException {

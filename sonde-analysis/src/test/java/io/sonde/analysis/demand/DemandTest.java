@@ -53,6 +53,20 @@ class DemandTest {
         assertThat(other.get("name").asText()).isEqualTo("other");
         assertThat(other.get("threadPattern").isNull()).isTrue();
         assertThat(other.get("operations").get(0).get("meanCpuNanos").asDouble()).isEqualTo(10.0 * US);
+        JsonNode params = root.get("parameters");
+        assertThat(params.get("workers_shop_order_cpu").asText()).isEqualTo("1.000ms");
+        assertThat(params.get("workers_shop_order_wall").asText()).isEqualTo("1.500ms");
+        assertThat(params.get("workers_db_query_wall").asText()).isEqualTo("0.250ms");
+        assertThat(params.get("other_db_query_cpu").asText()).isEqualTo("0.010ms");
+        assertThat(params.get("other_db_query_wall").asText()).isEqualTo("0.040ms");
+    }
+
+    @Test
+    void parameterNamesAreIdentifiersAndUnique() {
+        java.util.Set<String> used = new java.util.HashSet<>();
+        assertThat(DemandReport.parameterName("pool", "com.acme.Shop.checkout", used)).isEqualTo("pool_shop_checkout");
+        assertThat(DemandReport.parameterName("pool", "org.other.Shop.checkout", used)).isEqualTo("pool_shop_checkout_2");
+        assertThat(DemandReport.parameterName("9x", "<undefined probe 3>", used)).isEqualTo("p_9x_undefined_probe_3");
     }
 
     @Test
