@@ -69,10 +69,15 @@ final class JvmRun {
         try {
             if (setup.holdsStart()) {
                 try {
+                    awaitReady(process, runDir.resolve("go.ready"), timeoutSeconds, log);
                     setup.started(process.pid());
                 } catch (IOException | RuntimeException e) {
                     process.destroyForcibly();
-                    throw new IOException("preparing the started JVM failed: " + e.getMessage(), e);
+                    java.io.StringWriter trace = new java.io.StringWriter();
+                    e.printStackTrace(new java.io.PrintWriter(trace));
+                    Files.writeString(runDir.resolve("harness-error.txt"), trace.toString());
+                    throw new IOException("preparing the started JVM failed: " + e + " (details: "
+                            + runDir.resolve("harness-error.txt") + ")", e);
                 } finally {
                     Files.writeString(go, "go\n");
                 }
@@ -108,6 +113,21 @@ final class JvmRun {
         long[] measured = readTimings(timings);
         Files.delete(timings); // can be large; the aggregate is what we keep
         return new Outcome(measured, mainEntry - launchMicros, Long.parseLong(props.get("heap_used_bytes")), names);
+    }
+
+    /** Waits until the application has entered main and written its ready file. */
+    private static void awaitReady(Process process, Path ready, int timeoutSeconds, Path log)
+            throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeoutSeconds * 1_000_000_000L;
+        while (!Files.exists(ready)) {
+            if (!process.isAlive()) {
+                throw new IOException("JVM exited before main: " + tail(log));
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IOException("JVM did not reach main within " + timeoutSeconds + " s");
+            }
+            Thread.sleep(5);
+        }
     }
 
     private static Map<String, String> readReport(Path report) throws IOException {

@@ -43,6 +43,8 @@ public final class OverheadBenchmark {
 
     private final OverheadOptions options;
     private final PrintStream log;
+    private String loadAtStart = "?";
+    private long startedNanos = System.nanoTime();
 
     OverheadBenchmark(OverheadOptions options, PrintStream log) {
         this.options = options;
@@ -78,6 +80,8 @@ public final class OverheadBenchmark {
     List<Result> run() throws IOException {
         System.setProperty("java.awt.headless", "true");
         long started = System.nanoTime();
+        startedNanos = started;
+        loadAtStart = loadAverage();
         Path out = options.out().toAbsolutePath();
         Files.createDirectories(out);
         Path work = Files.createDirectories(out.resolve("runs"));
@@ -86,7 +90,7 @@ public final class OverheadBenchmark {
         List<Framework> frameworks = new ArrayList<>();
         for (String name : options.frameworks()) {
             Framework f = switch (name) {
-                case "sonde" -> new SondeFramework(options.sondeAgent());
+                case "sonde" -> new SondeFramework(options.sondeAgent(), out.resolve("agents"));
                 case "kieker" -> new KiekerFramework(cache);
                 case "otel" -> new OtelFramework(cache);
                 default -> throw new IllegalStateException(name);
@@ -113,7 +117,10 @@ public final class OverheadBenchmark {
     private void writeReports(Path out, List<Result> results, long started, boolean last) throws IOException {
         double seconds = (System.nanoTime() - started) / 1e9;
         JsonReport.write(out.resolve("overhead.json"), results);
-        MarkdownReport.write(out.resolve("overhead.md"), results, options, seconds);
+        String machine = String.format(Locale.ROOT, "Machine: %d cores, %s %s; load average (1/5/15 min) at start %s, at end %s.",
+                Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"), System.getProperty("os.arch"),
+                loadAtStart, loadAverage());
+        MarkdownReport.write(out.resolve("overhead.md"), results, options, seconds, machine);
         if (last) {
             try {
                 ChartReport.write(out.resolve("overhead.png"), results);
@@ -165,6 +172,8 @@ public final class OverheadBenchmark {
                     log.println(tag + ": FAILED " + e.getMessage());
                 }
             }
+            log.printf(Locale.ROOT, "overhead: round done, %.0f s since start, load %s%n",
+                    (System.nanoTime() - startedNanos) / 1e9, loadAverage());
         }
         List<Result> results = summarise(frameworks, configs, samples, unsupported, jdkVersion, threads);
         for (Samples s : samples.values()) {
@@ -284,6 +293,16 @@ public final class OverheadBenchmark {
     private static String dirName(String jdk, int threads, int run, Config c) {
         String fw = c.framework() == null ? "baseline" : c.framework().name();
         return ("jdk" + jdk + "-t" + threads + "-r" + run + "-" + fw + "-" + c.phase().label()).replaceAll("[^A-Za-z0-9._-]", "_");
+    }
+
+    /** The load average from /proc/loadavg (Linux), to show how busy the machine was; "?" elsewhere. */
+    private static String loadAverage() {
+        try {
+            String[] parts = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return parts[0] + " / " + parts[1] + " / " + parts[2];
+        } catch (IOException | RuntimeException e) {
+            return "?";
+        }
     }
 
     /** The JDK's version from its {@code release} file (e.g. {@code 17.0.15}), or the directory name. */

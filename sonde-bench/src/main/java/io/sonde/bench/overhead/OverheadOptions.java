@@ -36,12 +36,12 @@ public record OverheadOptions(List<Integer> threads, long calls, int runs, int d
     /** Defaults of a full run (chosen so that two JDKs finish in well under 20 minutes here). */
     static final long DEFAULT_CALLS = 200_000;
     static final int DEFAULT_RUNS = 3;
-    static final List<Integer> DEFAULT_THREADS = List.of(1, 2);
+    static final List<Integer> DEFAULT_THREADS = List.of(1);
 
     /** Usage text printed by {@code --help} and after a bad option. */
     public static final String USAGE = String.join("\n",
             "usage: sonde bench overhead [options]",
-            "  --threads 1,2,4        application threads (default 1,2)",
+            "  --threads 1,2,4        application threads, each a series of runs (default 1)",
             "  --calls N              timed calls per thread and JVM run, first half warm-up (default 200000)",
             "  --runs N               JVM runs per configuration (default 3)",
             "  --depth N              recursion depth = monitored executions per call (default 10)",

@@ -94,8 +94,13 @@ public final class BenchmarkApp {
         writeReport(report, mainEntry);
     }
 
-    /** Holds the start until the harness has prepared the running JVM (e.g. switched probes off). */
-    private static void awaitFile(Path go) throws InterruptedException {
+    /**
+     * Holds the start until the harness has prepared the running JVM (e.g. switched probes off).
+     * Writes {@code GO.ready} first: the harness must not attach before the JVM is fully up (an
+     * attach signal that arrives too early can kill a starting JVM).
+     */
+    private static void awaitFile(Path go) throws InterruptedException, IOException {
+        Files.writeString(go.resolveSibling(go.getFileName() + ".ready"), "ready\n");
         long deadline = System.nanoTime() + 120_000_000_000L;
         while (!Files.exists(go)) {
             if (System.nanoTime() > deadline) {

@@ -39,6 +39,7 @@ public final class ChartReport {
                     .title("JDK " + jdk + ", " + threads + " thread" + (threads == 1 ? "" : "s"))
                     .xAxisTitle("phase").yAxisTitle("mean us per call (depth-10 call)").build();
             chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNW);
+            chart.getStyler().setXAxisLabelRotation(20);
             boolean any = false;
             for (String f : frameworks) {
                 List<String> phases = new ArrayList<>();

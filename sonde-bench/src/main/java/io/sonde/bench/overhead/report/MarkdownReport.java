@@ -24,14 +24,16 @@ public final class MarkdownReport {
     private MarkdownReport() {}
 
     /** Writes the table for {@code results} to {@code file}. */
-    public static void write(Path file, List<Result> results, OverheadOptions options, double seconds) throws IOException {
-        Files.writeString(file, render(results, options, seconds), StandardCharsets.UTF_8);
+    public static void write(Path file, List<Result> results, OverheadOptions options, double seconds, String machine)
+            throws IOException {
+        Files.writeString(file, render(results, options, seconds, machine), StandardCharsets.UTF_8);
     }
 
-    /** The Markdown text. */
-    public static String render(List<Result> results, OverheadOptions options, double seconds) {
+    /** The Markdown text; {@code machine} is a line describing the machine and its load. */
+    public static String render(List<Result> results, OverheadOptions options, double seconds, String machine) {
         StringBuilder md = new StringBuilder();
         md.append("# Overhead benchmark (MooBench method)\n\n");
+        md.append(machine).append("\n\n");
         md.append(String.format(Locale.ROOT,
                 "%d calls per thread and JVM run (first half warm-up), %d run(s), recursion depth %d, method time %d ns; "
                         + "finished in %.0f s.%n%n",

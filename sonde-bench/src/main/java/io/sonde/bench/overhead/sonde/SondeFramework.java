@@ -29,11 +29,17 @@ public final class SondeFramework implements Framework {
     static final String PROBE_MARKER = "MonitoredClass.monitoredMethod";
 
     private final Path explicitJar;
+    private final Path snapshotDir;
     private Path agent;
 
-    /** Sonde, with the agent jar at {@code jar} or (when null) searched next to the build. */
-    public SondeFramework(Path jar) {
+    /**
+     * Sonde, with the agent jar at {@code jar} or (when null) searched next to the build. The jar
+     * is copied into {@code snapshotDir} so that every run of one benchmark uses the same agent,
+     * even if the build replaces the jar meanwhile.
+     */
+    public SondeFramework(Path jar, Path snapshotDir) {
         this.explicitJar = jar;
+        this.snapshotDir = snapshotDir;
     }
 
     @Override
@@ -77,17 +83,29 @@ public final class SondeFramework implements Framework {
             if (!Files.isRegularFile(explicitJar)) {
                 throw new IOException("option --sonde-agent: " + explicitJar + " does not exist");
             }
-            agent = explicitJar.toAbsolutePath();
+            agent = snapshot(explicitJar);
             return;
         }
         for (Path p : candidates()) {
             if (Files.isRegularFile(p)) {
-                agent = p.toAbsolutePath().normalize();
+                agent = snapshot(p);
                 return;
             }
         }
         throw new IOException("Sonde agent jar not found (looked at " + candidates()
                 + "); build it with `mvn -pl sonde-agent -am package` or pass --sonde-agent JAR");
+    }
+
+    private Path snapshot(Path jar) throws IOException {
+        Files.createDirectories(snapshotDir);
+        Path copy = snapshotDir.resolve("sonde-agent.jar");
+        Files.copy(jar, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        return copy.toAbsolutePath();
+    }
+
+    /** The agent jar the runs use (after {@link #prepare()}). */
+    public Path agentJar() {
+        return agent;
     }
 
     @Override
