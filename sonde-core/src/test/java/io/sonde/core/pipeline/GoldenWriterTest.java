@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * real encoding path (ThreadBuffer records, WriterLoop frames, FileWriter segments) with a fixed
  * identity and clocks, and compares the files byte for byte with the golden files.
  */
+@Timeout(60)
 class GoldenWriterTest {
     static final Path GOLDEN = Path.of("..", "sonde-format", "src", "test", "resources", "golden");
     static final long MS = 1_000_000L;
