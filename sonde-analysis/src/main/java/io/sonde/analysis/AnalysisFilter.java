@@ -40,8 +40,10 @@ public final class AnalysisFilter implements ExecutionListener {
     }
 
     @Override
-    public boolean wantsTree(ThreadInfo thread) {
-        for (ExecutionListener l : downstream) if (l.wantsTree(thread)) return true;
+    public boolean wantsTree(ThreadInfo thread, long startWallNanos) {
+        // A root outside the window would be dropped in onTrace: do not keep its nodes at all.
+        if (!window.contains(startWallNanos)) return false;
+        for (ExecutionListener l : downstream) if (l.wantsTree(thread, startWallNanos)) return true;
         return false;
     }
 

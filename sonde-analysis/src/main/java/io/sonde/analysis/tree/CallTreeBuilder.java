@@ -23,6 +23,11 @@ import java.util.function.Predicate;
 public final class CallTreeBuilder implements RecordHandler {
     /** Largest number of nodes kept for one requested tree; beyond it the tree is truncated. */
     public static final int MAX_KEPT_NODES = 20_000;
+    /**
+     * Largest number of nodes kept for requested trees still open, over all threads together: with
+     * many threads each keeping a tree, this (not the per-tree limit) bounds the memory.
+     */
+    public static final int MAX_OPEN_KEPT_NODES = 200_000;
 
     private final OperationTable operations;
     private final ExecutionListener listener;
@@ -33,6 +38,8 @@ public final class CallTreeBuilder implements RecordHandler {
     private final Execution execution = new Execution();
     // Records arrive in blocks of one thread, so the last thread looked up is almost always the next.
     private ThreadState lastThread;
+    // Nodes held in the kept lists of open traces, all threads together.
+    private int openKeptNodes;
 
     /**
      * @param operations where operations are interned (shared by everything that names them)
@@ -140,8 +147,7 @@ public final class CallTreeBuilder implements RecordHandler {
             return;
         }
         if (t.depth == 0) {
-            t.keep = listener.wantsTree(t.info);
-            t.kept.clear();
+            t.keep = listener.wantsTree(t.info, timeNanos + t.agent.wallOffset);
             t.truncated = false;
         }
         Operation op = t.agent.operation(probeId);
@@ -158,9 +164,12 @@ public final class CallTreeBuilder implements RecordHandler {
         t.descendants[d] = 0;
         t.node[d] = null;
         if (t.keep) {
-            if (t.kept.size() < MAX_KEPT_NODES) {
+            // A node is kept only under a kept parent, so a truncated tree never has orphans.
+            boolean parentKept = d == 0 || t.node[d - 1] != null;
+            if (parentKept && t.kept.size() < MAX_KEPT_NODES && openKeptNodes < MAX_OPEN_KEPT_NODES) {
+                openKeptNodes++;
                 TreeNode n = new TreeNode(op, d, t.order[d], timeNanos + t.agent.wallOffset);
-                if (d > 0 && t.node[d - 1] != null) t.node[d - 1].children.add(n);
+                if (d > 0) t.node[d - 1].children.add(n);
                 t.node[d] = n;
                 t.kept.add(n);
             } else {
@@ -247,8 +256,7 @@ public final class CallTreeBuilder implements RecordHandler {
             if (t.keep && n != null) {
                 listener.onTrace(new TraceTree(t.info, t.traceId, t.parentTraceId, t.parentOrderIndex, n, t.kept.size(), t.truncated));
             }
-            t.keep = false;
-            t.kept = new ArrayList<>();
+            releaseKept(t);
             // The format requires a TRACE_START before the next root ENTER; tolerate its absence
             // by continuing with trace id 0 rather than dropping data.
             t.traceId = 0;
@@ -284,9 +292,16 @@ public final class CallTreeBuilder implements RecordHandler {
     private void discardStack(ThreadState t) {
         counters.discardedOpenExecutions += t.depth;
         t.depth = 0;
-        t.keep = false;
-        t.kept = new ArrayList<>();
+        releaseKept(t);
         Arrays.fill(t.node, null);
+    }
+
+    /** Forgets the thread's kept nodes (handed on or thrown away) and returns them to the budget. */
+    private void releaseKept(ThreadState t) {
+        openKeptNodes -= t.kept.size();
+        t.keep = false;
+        t.truncated = false;
+        if (!t.kept.isEmpty()) t.kept = new ArrayList<>();
     }
 
     private AgentState agent(int index) {

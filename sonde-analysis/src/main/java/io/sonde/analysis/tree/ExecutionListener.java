@@ -6,10 +6,11 @@ public interface ExecutionListener {
     void onExecution(Execution execution);
 
     /**
-     * Asked when a trace starts on a thread: should its whole tree be kept and handed to {@link
-     * #onTrace}? Keeping trees costs memory, so listeners answer true only while they need more.
+     * Asked when a trace's root execution starts on a thread (at wall-clock time {@code
+     * startWallNanos}): should its whole tree be kept and handed to {@link #onTrace}? Keeping
+     * trees costs memory, so listeners answer true only while they need more.
      */
-    default boolean wantsTree(ThreadInfo thread) {
+    default boolean wantsTree(ThreadInfo thread, long startWallNanos) {
         return false;
     }
 

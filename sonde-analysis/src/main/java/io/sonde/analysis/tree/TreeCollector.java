@@ -17,7 +17,7 @@ public final class TreeCollector implements ExecutionListener {
     public void onExecution(Execution execution) {}
 
     @Override
-    public boolean wantsTree(ThreadInfo thread) {
+    public boolean wantsTree(ThreadInfo thread, long startWallNanos) {
         return trees.size() < limit;
     }
 

@@ -146,4 +146,29 @@ class CallTreeBuilderTest {
         assertThat(t.root().wallExclusive()).isEqualTo(10L * n + 5 - 2L * n);
         assertThat(r.counters().executions).isEqualTo(n + 1 + 4);
     }
+
+    @Test
+    void keptNodesOfOpenTracesOverAllThreadsStayWithinTheBudget() {
+        ScriptedSource s = Golden.defs();
+        int threads = 15;
+        int children = 20_000;
+        for (int t = 0; t < threads; t++) s.thread(100 + t, "w" + t).trace(100 + t, t + 1).enter(100 + t, 1, 0);
+        // All roots are open at once while their callees come in, thread after thread.
+        for (int t = 0; t < threads; t++) {
+            for (int i = 0; i < children; i++) s.enter(100 + t, 3, 2L * i + 1).exit(100 + t, 3, 2L * i + 2);
+        }
+        for (int t = 0; t < threads; t++) s.exit(100 + t, 1, 2L * children + 5);
+        AnalysisOptions o = new AnalysisOptions();
+        o.keepTrees = threads;
+        AnalysisResult r = analyse(s, o);
+        assertThat(r.trees()).hasSize(threads);
+        long kept = r.trees().stream().mapToLong(TraceTree::nodeCount).sum();
+        assertThat(kept).isLessThanOrEqualTo(CallTreeBuilder.MAX_OPEN_KEPT_NODES);
+        assertThat(r.trees()).anyMatch(TraceTree::truncated);
+        for (TraceTree t : r.trees()) {
+            assertThat(t.nodes()).hasSize(t.nodeCount()); // no orphans: every kept node is reachable
+            assertThat(t.root().wallInclusive()).isEqualTo(2L * children + 5);
+        }
+        assertThat(r.counters().executions).isEqualTo((long) threads * (children + 1));
+    }
 }
