@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sonde.format.testing.GoldenFiles;
 import io.sonde.format.testing.GoldenScenarios;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -25,15 +23,52 @@ class ReceiveCommandTest {
     @TempDir
     Path out;
 
+    @TempDir
+    Path logs;
+
+    private Path log;
+
+    /** Reads the lines of a growing file, waiting (bounded) for each next line. */
+    static final class Lines {
+        private final Path file;
+        private int next;
+
+        Lines(Path file) {
+            this.file = file;
+        }
+
+        String readLine() throws IOException, InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (true) {
+                String text = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+                List<String> complete = new ArrayList<>();
+                int start = 0;
+                for (int i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', start)) {
+                    complete.add(text.substring(start, i));
+                    start = i + 1;
+                }
+                if (complete.size() > next) {
+                    return complete.get(next++);
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("no line " + (next + 1) + " within 30 s; output so far:\n" + text);
+                }
+                Thread.sleep(20);
+            }
+        }
+    }
+
     @Test
     void receivesStoresPrintsOneLinePerConnectionAndStopsOnSigterm() throws Exception {
+        log = logs.resolve("receive.out");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), SondeCommand.class.getName(),
                 "receive", "--port", "0", "--out", out.toString())
                 .redirectErrorStream(true)
+                .redirectOutput(log.toFile()) // a file: Process.destroy() closes pipes, and we read after it
                 .start();
         try {
-            BufferedReader stdout = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+            Lines stdout = new Lines(log);
             String first = stdout.readLine();
             Matcher m = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+), storing into (.*) \\(Ctrl-C to stop\\)").matcher(String.valueOf(first));
             assertThat(m.matches()).as(first).isTrue();
