@@ -62,7 +62,7 @@ public final class DemandCollector implements ExecutionListener {
     /** The groups that had at least one execution, configured ones first. */
     public List<GroupDemands> groups() {
         List<GroupDemands> out = new ArrayList<>();
-        for (GroupDemands g : byGroup.values()) if (!g.byOperation.isEmpty()) out.add(g);
+        for (GroupDemands g : byGroup.values()) if (!g.inOrder.isEmpty()) out.add(g);
         return out;
     }
 
@@ -71,7 +71,9 @@ public final class DemandCollector implements ExecutionListener {
         private final String name;
         private final String pattern;
         final Set<ThreadInfo> threads = new HashSet<>();
-        final Map<Operation, OperationDemand> byOperation = new LinkedHashMap<>();
+        // By operation index (an array, not a map: this runs once per execution).
+        private OperationDemand[] byIndex = new OperationDemand[16];
+        private final List<OperationDemand> inOrder = new ArrayList<>();
 
         GroupDemands(String name, String pattern) {
             this.name = name;
@@ -79,7 +81,15 @@ public final class DemandCollector implements ExecutionListener {
         }
 
         void add(Execution e) {
-            byOperation.computeIfAbsent(e.operation(), OperationDemand::new).add(e);
+            int i = e.operation().index();
+            if (i >= byIndex.length) byIndex = java.util.Arrays.copyOf(byIndex, Math.max(i + 1, byIndex.length * 2));
+            OperationDemand d = byIndex[i];
+            if (d == null) {
+                d = new OperationDemand(e.operation());
+                byIndex[i] = d;
+                inOrder.add(d);
+            }
+            d.add(e);
         }
 
         public String name() {
@@ -95,8 +105,9 @@ public final class DemandCollector implements ExecutionListener {
             return threads.size();
         }
 
+        /** The operations in the order of their first completed execution. */
         public List<OperationDemand> operations() {
-            return new ArrayList<>(byOperation.values());
+            return new ArrayList<>(inOrder);
         }
     }
 
