@@ -108,6 +108,16 @@ public final class Program {
             return step(new Step.Unlock(mutex));
         }
 
+        /** Takes a permit of {@code semaphore}, blocking until one is free. */
+        public Builder acquire(Semaphore semaphore) {
+            return step(new Semaphore.Acquire(semaphore));
+        }
+
+        /** Returns a permit of {@code semaphore}, handing it to the first waiter. */
+        public Builder release(Semaphore semaphore) {
+            return step(new Semaphore.Release(semaphore));
+        }
+
         /** Takes the next request from {@code queue} as the current request, blocking while it is empty. */
         public Builder get(RequestQueue queue) {
             return step(new Step.Get(queue));

@@ -51,6 +51,22 @@ class BlocksTest {
     }
 
     @Test
+    void semaphoreLimitsConcurrencyAndQueuesTheRestInOrder() {
+        Semaphore connections = new Semaphore(sim, "connections", 2);
+        Tally waits = new Tally("waits");
+        connections.recordWaits(waits);
+        for (int i = 0; i < 4; i++) {
+            String n = "t" + i;
+            new SimThread(machine, n, Program.once(n).acquire(connections).delay(ms(10)).action("done", note(n))
+                    .release(connections).build()).start();
+        }
+        sim.run(Double.POSITIVE_INFINITY);
+        assertThat(log).containsExactly("t0@10.0", "t1@10.0", "t2@20.0", "t3@20.0");
+        assertThat(waits.mean()).isCloseTo((0 + 0 + 10 + 10) / 4.0, within(1e-9));
+        assertThat(connections.available()).isEqualTo(2);
+    }
+
+    @Test
     void unlockingAMutexHeldByAnotherThreadIsAnError() {
         Mutex mutex = new Mutex(sim, "poa");
         new SimThread(machine, "thief", Program.once("thief").unlock(mutex).build()).start();

@@ -3,8 +3,15 @@ package io.sonde.sim.cpu;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sonde.sim.blocks.Program;
+import io.sonde.sim.blocks.RequestQueue;
 import io.sonde.sim.blocks.SimThread;
+import io.sonde.sim.engine.Experiment;
 import io.sonde.sim.random.SampleSource;
+import io.sonde.sim.stats.ExperimentResult;
+import io.sonde.sim.stats.Measures;
+import io.sonde.sim.stats.Tally;
+import io.sonde.sim.workload.OpenArrivals;
+import io.sonde.sim.workload.ResponseRecorder;
 import org.junit.jupiter.api.Test;
 
 class Linux24SchedulerTest {
@@ -116,5 +123,52 @@ class Linux24SchedulerTest {
         // Burst end at 15, ticks at 10 only (none pending once idle): start, burst, log, tick.
         assertThat(h.sim.pendingEvents()).isZero();
         assertThat(h.sim.now()).isEqualTo(20.0); // the tick at 20 found the CPU idle and stopped
+    }
+
+    /**
+     * Thesis 4.7.2 / Table 5.1: a receiver (about 0.9 ms of CPU per request) forwards to a pool of
+     * dispatchers (about 5.6 ms). With one dispatcher the receiver blocks more and has the higher
+     * priority, so requests wait before the pool; with ten, each dispatcher runs rarely, keeps a
+     * high counter, and preempts the receiver in its 2nd phase, so requests wait before the
+     * receiver instead. Processor sharing shows no such crossing.
+     */
+    private static ExperimentResult threadPool(SchedulerFactory scheduler, int dispatchers) {
+        return new Experiment(3, 2).run(sim -> {
+            Measures m = new Measures(sim);
+            Machine server = new Machine(sim, "server", 1, scheduler);
+            RequestQueue conn = new RequestQueue(sim, "conn").recordWaitingTimes(m.tally("receiver_queue"));
+            RequestQueue pool = new RequestQueue(sim, "pool").recordWaitingTimes(m.tally("pool_queue"));
+            Tally holding = m.tally("receiver_holding");
+            Program receiver = Program.loop("receiver").get(conn).markThread(0).cpu(SampleSource.constant(0.8))
+                    .forward(pool).cpu(SampleSource.constant(0.125)).recordThread(holding, 0).build();
+            Program dispatcher = Program.loop("dispatcher").get(pool).cpu(SampleSource.constant(5.5)).reply()
+                    .cpu(SampleSource.constant(0.1)).build();
+            new SimThread(server, "receiver", receiver).start();
+            for (int i = 0; i < dispatchers; i++) {
+                new SimThread(server, "dispatcher-" + i, dispatcher).start();
+            }
+            OpenArrivals.poisson(sim, "arrivals", 100, conn, new ResponseRecorder(m, null, null), Long.MAX_VALUE)
+                    .start();
+            m.warmUpCompletions(500);
+            m.stopAfterCompletions(8_000, sim::stop);
+            sim.run(Double.POSITIVE_INFINITY);
+            return m.snapshot();
+        });
+    }
+
+    @Test
+    void manyDispatchersOutrankTheReceiverAsInTheThesis() {
+        ExperimentResult one = threadPool(SchedulerFactory.linux24(), 1);
+        ExperimentResult ten = threadPool(SchedulerFactory.linux24(), 10);
+        double q1 = one.estimate("receiver_queue").mean();
+        double q10 = ten.estimate("receiver_queue").mean();
+        assertThat(q1).isLessThan(0.5);
+        assertThat(q10).isGreaterThan(3.0);
+        assertThat(one.estimate("pool_queue").mean()).isGreaterThan(3.0);
+        assertThat(ten.estimate("pool_queue").mean()).isLessThan(0.5);
+        assertThat(ten.estimate("receiver_holding").mean()).isGreaterThan(4 * one.estimate("receiver_holding").mean());
+
+        ExperimentResult psTen = threadPool(SchedulerFactory.processorSharing(), 10);
+        assertThat(psTen.estimate("receiver_queue").mean()).isLessThan(q10 / 2);
     }
 }
