@@ -83,4 +83,35 @@ public final class TextReport {
                     TreePrinter.micros(s.exclusive().sum()), s.operation().name());
         }
     }
+
+    /**
+     * Calls per second over time for the top {@code n} hot spots: one row per operation, one
+     * column per stretch of the timeline (adjacent buckets merged so that at most {@code columns}
+     * columns are printed).
+     */
+    public static void timeline(AnalysisResult r, PrintStream out, int n, int columns) {
+        StatisticsCollector st = r.statistics();
+        int buckets = st.buckets();
+        if (buckets == 0) return;
+        int per = (buckets + columns - 1) / columns;
+        int cols = (buckets + per - 1) / per;
+        double seconds = per * st.bucketNanos() / 1e9;
+        out.printf(Locale.ROOT, "Calls per second over time (columns of %s s from the window start):%n",
+                java.math.BigDecimal.valueOf(seconds).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString());
+        for (OperationStats s : st.hotSpots(n)) {
+            StringBuilder b = new StringBuilder();
+            for (int c = 0; c < cols; c++) {
+                long calls = 0;
+                for (int k = c * per; k < Math.min(buckets, (c + 1) * per); k++) calls += s.callsInBucket(k);
+                b.append(String.format(Locale.ROOT, " %8s", trim(calls / seconds)));
+            }
+            String name = s.operation().name();
+            if (name.length() > 40) name = "~" + name.substring(name.length() - 39);
+            out.printf(Locale.ROOT, "%-40s%s%n", name, b);
+        }
+    }
+
+    private static String trim(double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : String.format(Locale.ROOT, "%.1f", v);
+    }
 }

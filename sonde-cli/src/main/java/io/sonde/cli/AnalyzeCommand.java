@@ -80,6 +80,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--bucket", paramLabel = "SECONDS", description = "timeline bucket width (default: 1 s, wider for long logs)")
     Double bucketSeconds;
 
+    @Option(names = "--timeline", description = "print calls per second over time for the top operations")
+    boolean timeline;
+
     @Option(names = "--json", paramLabel = "FILE", description = "write the full result as JSON (schema sonde-analysis/1)")
     Path json;
 
@@ -149,6 +152,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
             TextReport.statistics(r, text, top);
             text.println();
             TextReport.hotSpots(r, text, top);
+        }
+        if (timeline) {
+            text.println();
+            TextReport.timeline(r, text, Math.max(1, Math.min(top, 10)), 12);
         }
         try {
             if (json != null) {

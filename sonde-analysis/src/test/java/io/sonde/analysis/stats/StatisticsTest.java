@@ -123,4 +123,20 @@ class StatisticsTest {
         for (long b : buckets) total += b;
         assertThat(total).isEqualTo(100_000);
     }
+
+    @Test
+    void textTimelineShowsCallsPerSecondPerColumn() {
+        AnalysisResult r = Analyzer.run(threeTraces(), new AnalysisOptions());
+        java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+        io.sonde.analysis.TextReport.timeline(r, new java.io.PrintStream(buf, true, java.nio.charset.StandardCharsets.UTF_8), 2, 12);
+        assertThat(buf.toString(java.nio.charset.StandardCharsets.UTF_8).split("\\R")).containsExactly(
+                "Calls per second over time (columns of 1 s from the window start):",
+                String.format("%-40s %8s %8s %8s", "Shop.order", "1", "1", "1"),
+                String.format("%-40s %8s %8s %8s", "Db.query", "2", "2", "2"));
+        buf.reset();
+        io.sonde.analysis.TextReport.timeline(r, new java.io.PrintStream(buf, true, java.nio.charset.StandardCharsets.UTF_8), 1, 2);
+        assertThat(buf.toString(java.nio.charset.StandardCharsets.UTF_8).split("\\R")).containsExactly(
+                "Calls per second over time (columns of 2 s from the window start):",
+                String.format("%-40s %8s %8s", "Shop.order", "1", "0.5"));
+    }
 }
