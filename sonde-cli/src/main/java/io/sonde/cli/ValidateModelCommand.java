@@ -57,7 +57,7 @@ public final class ValidateModelCommand implements Callable<Integer> {
         if (reps < 2 || reps > 1000) {
             throw new UserError("--replications must be between 2 and 1000, got " + reps);
         }
-        Validator.Settings s = new Validator.Settings(prof, reps, seed, base.openRequests(), base.requestsPerClient());
+        Validator.Settings s = new Validator.Settings(prof, reps, seed, base.openRequests(), base.requestsPerClient(), base.minDurationMs());
         List<Validator.TableResult> results = new Validator(s).run();
         PrintWriter w = spec.commandLine().getOut();
         if (rows) {

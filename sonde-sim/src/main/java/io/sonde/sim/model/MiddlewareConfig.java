@@ -23,6 +23,8 @@ import java.util.Objects;
  * @param profile calibration parameters
  * @param seed experiment seed
  * @param replications independent replications
+ * @param minDurationMs closed clients keep sending (beyond {@code requestsPerClient}) until this
+ *     much simulated time has passed, as the thesis' experiments ran at least 45 s (0: no minimum)
  */
 public record MiddlewareConfig(
         Strategy strategy,
@@ -39,7 +41,16 @@ public record MiddlewareConfig(
         String scheduler,
         CalibrationProfile profile,
         long seed,
-        int replications) {
+        int replications,
+        double minDurationMs) {
+
+    /** A configuration without a minimum duration. */
+    public MiddlewareConfig(Strategy strategy, int clients, int poolSize, double servantMs, boolean servantIsDelay,
+            boolean exponential, int requestsPerClient, double arrivalRatePerMs, int openRequests, int connections,
+            int cpus, String scheduler, CalibrationProfile profile, long seed, int replications) {
+        this(strategy, clients, poolSize, servantMs, servantIsDelay, exponential, requestsPerClient, arrivalRatePerMs,
+                openRequests, connections, cpus, scheduler, profile, seed, replications, 0);
+    }
 
     /** Validates the combination; messages name the command-line option at fault. */
     public MiddlewareConfig {
@@ -71,6 +82,9 @@ public record MiddlewareConfig(
         if (!scheduler.equals("ps") && !scheduler.equals("rr") && !scheduler.equals("linux24")) {
             throw new IllegalArgumentException("--scheduler must be ps, rr or linux24, got '" + scheduler + "'");
         }
+        if (!(minDurationMs >= 0) || Double.isInfinite(minDurationMs)) {
+            throw new IllegalArgumentException("minimum duration must be a finite time >= 0, got " + minDurationMs);
+        }
         if (replications < 1 || replications > 10_000) {
             throw new IllegalArgumentException("--replications must be between 1 and 10000, got " + replications);
         }
@@ -89,18 +103,24 @@ public record MiddlewareConfig(
     /** A copy with another pool size. */
     public MiddlewareConfig withPoolSize(int n) {
         return new MiddlewareConfig(strategy, clients, n, servantMs, servantIsDelay, exponential, requestsPerClient,
-                arrivalRatePerMs, openRequests, connections, cpus, scheduler, profile, seed, replications);
+                arrivalRatePerMs, openRequests, connections, cpus, scheduler, profile, seed, replications, minDurationMs);
+    }
+
+    /** A copy with a minimum simulated duration for closed clients. */
+    public MiddlewareConfig withMinDuration(double ms) {
+        return new MiddlewareConfig(strategy, clients, poolSize, servantMs, servantIsDelay, exponential, requestsPerClient,
+                arrivalRatePerMs, openRequests, connections, cpus, scheduler, profile, seed, replications, ms);
     }
 
     /** A copy with another profile. */
     public MiddlewareConfig withProfile(CalibrationProfile p) {
         return new MiddlewareConfig(strategy, clients, poolSize, servantMs, servantIsDelay, exponential, requestsPerClient,
-                arrivalRatePerMs, openRequests, connections, cpus, scheduler, p, seed, replications);
+                arrivalRatePerMs, openRequests, connections, cpus, scheduler, p, seed, replications, minDurationMs);
     }
 
     /** A copy with another number of replications. */
     public MiddlewareConfig withReplications(int r) {
         return new MiddlewareConfig(strategy, clients, poolSize, servantMs, servantIsDelay, exponential, requestsPerClient,
-                arrivalRatePerMs, openRequests, connections, cpus, scheduler, profile, seed, r);
+                arrivalRatePerMs, openRequests, connections, cpus, scheduler, profile, seed, r, minDurationMs);
     }
 }

@@ -218,8 +218,12 @@ public final class MiddlewareModel {
             m.completed();
             if (!cfg.open()) {
                 int c = r.connection;
-                if (sentPerClient[c] < cfg.requestsPerClient()) {
+                if (sentPerClient[c] < cfg.requestsPerClient() || now < cfg.minDurationMs()) {
                     sim.after(p.netReply() + p.clientThink(), () -> clientSend(c));
+                } else {
+                    // The first client to finish ends the measurement: later requests would see
+                    // fewer competitors (the cool-down the thesis filtered out, section 4.4).
+                    sim.stop();
                 }
             }
         }

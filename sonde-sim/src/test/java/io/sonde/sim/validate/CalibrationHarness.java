@@ -15,7 +15,7 @@ public final class CalibrationHarness {
             if (kv[0].equals("reps")) { reps = Integer.parseInt(kv[1]); continue; }
             p = p.with(kv[0], kv[1]);
         }
-        Validator v = new Validator(new Validator.Settings(p, reps, 1, 6000, 200));
+        Validator v = new Validator(new Validator.Settings(p, reps, 1, 6000, 200, 45_000));
         List<Validator.TableResult> res = v.run();
         for (Validator.TableResult r : res) {
             if (only != null && !only.contains(r.table())) continue;

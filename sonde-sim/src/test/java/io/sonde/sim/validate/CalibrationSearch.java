@@ -15,6 +15,12 @@ public final class CalibrationSearch {
         String tables = args[1];
         String[] keys = java.util.Arrays.copyOfRange(args, 2, args.length);
         CalibrationProfile best = CalibrationProfile.defaultProfile();
+        for (String kv : System.getProperty("set", "").split(",")) {
+            if (!kv.isBlank()) {
+                String[] p = kv.split("=", 2);
+                best = best.with(p[0], p[1]);
+            }
+        }
         double bestScore = score(best, tables);
         System.out.println("start " + bestScore);
         RandomStream rnd = new RandomStream(7);
@@ -39,7 +45,7 @@ public final class CalibrationSearch {
     }
 
     static double score(CalibrationProfile p, String tables) {
-        Validator v = new Validator(new Validator.Settings(p, 3, 11, 4000, 200));
+        Validator v = new Validator(new Validator.Settings(p, 3, 11, 4000, 200, 45_000));
         List<Validator.TableResult> res = v.runTables(tables);
         double worst = 0, sum = 0;
         for (Validator.TableResult r : res) {

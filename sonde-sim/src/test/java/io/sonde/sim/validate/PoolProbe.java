@@ -14,7 +14,7 @@ public final class PoolProbe {
             if (kv[0].equals("table")) { table = kv[1]; continue; }
             p = p.with(kv[0], kv[1]);
         }
-        Validator v = new Validator(new Validator.Settings(p, 3, 1, 6000, 200));
+        Validator v = new Validator(new Validator.Settings(p, 3, 1, 6000, 200, 45_000));
         int[] xs = table.equals("5.1") ? new int[] {1, 2, 4, 6, 8, 10} : new int[] {1, 2, 4, 8, 16, 32, 64};
         for (int x : xs) {
             SimulationResult r = MiddlewareModel.run(v.config(table, x));
