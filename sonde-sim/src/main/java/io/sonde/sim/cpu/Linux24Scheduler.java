@@ -30,8 +30,9 @@ import java.util.List;
  *       keeps the other half, as {@code do_fork} did; a creator left with 0 must reschedule.</li>
  * </ul>
  *
- * <p>Simplifications: no real-time classes, no CPU-affinity or same-address-space goodness
- * bonus, no cost for a context switch.
+ * <p>A context switch costs {@link Machine#contextSwitchCost()} (default 0), paid by the thread
+ * switched to. Simplifications: no real-time classes, no CPU-affinity or same-address-space
+ * goodness bonus, an exited thread's slice is not given back to its creator.
  */
 public final class Linux24Scheduler implements CpuScheduler {
 
@@ -226,6 +227,7 @@ public final class Linux24Scheduler implements CpuScheduler {
         if (lastRan[cpu] != t) {
             if (lastRan[cpu] != null) {
                 machine.countContextSwitch();
+                t.remaining += machine.contextSwitchCost();
             }
             lastRan[cpu] = t;
         }

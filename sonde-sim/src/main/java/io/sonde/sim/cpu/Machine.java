@@ -21,6 +21,7 @@ public final class Machine {
     private final List<CpuThread> threads = new ArrayList<>();
     private final TimeWeighted busy;
     private long contextSwitches;
+    private double contextSwitchMs;
 
     /** A machine at reference speed. */
     public Machine(Simulation sim, String name, int cpus, SchedulerFactory scheduler) {
@@ -113,6 +114,24 @@ public final class Machine {
                 busy.reset();
             }
         };
+    }
+
+    /**
+     * Sets the CPU time (ms, not scaled by the speed) that a CPU spends switching from one thread
+     * to another; the thread switched to pays it before its own work. Used by the round-robin and
+     * Linux 2.4 schedulers (processor sharing has no discrete switches). Default 0.
+     */
+    public Machine setContextSwitchCost(double ms) {
+        if (!(ms >= 0) || Double.isInfinite(ms)) {
+            throw new IllegalArgumentException("machine " + name + ": context-switch cost must be finite and >= 0 ms, got " + ms);
+        }
+        this.contextSwitchMs = ms;
+        return this;
+    }
+
+    /** The context-switch cost in ms. */
+    public double contextSwitchCost() {
+        return contextSwitchMs;
     }
 
     /** Number of times a CPU switched from one thread to another (RR and Linux 2.4). */

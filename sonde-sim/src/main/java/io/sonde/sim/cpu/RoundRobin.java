@@ -98,6 +98,7 @@ public final class RoundRobin implements CpuScheduler {
         if (lastRan[cpu] != t) {
             if (lastRan[cpu] != null) {
                 machine.countContextSwitch();
+                t.remaining += machine.contextSwitchCost();
             }
             lastRan[cpu] = t;
         }

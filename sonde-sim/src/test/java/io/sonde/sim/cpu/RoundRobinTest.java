@@ -57,4 +57,17 @@ class RoundRobinTest {
         // 10-20: c (done 20) and a (done 20). At 20: b alone, done at 30.
         assertThat(h.log).containsExactlyInAnyOrder("c@20", "a@20", "b@30");
     }
+
+    @Test
+    void contextSwitchCostIsPaidByTheIncomingThreadInsideItsQuantum() {
+        SchedulerHarness h = new SchedulerHarness(1, SchedulerFactory.roundRobin(10));
+        h.machine.setContextSwitchCost(1);
+        h.cpuBound("a", 25).start();
+        h.cpuBound("b", 25).start();
+        h.sim.run(Double.POSITIVE_INFINITY);
+        // a 0-10; b 10-20 (1 switch + 9 work); a 20-30 (1 + 9, 6 left); b 30-40 (1 + 9, 7 left);
+        // a 40-47 (1 + 6, done); b 47-55 (1 + 7, done).
+        assertThat(h.log).containsExactly("a@47", "b@55");
+        assertThat(h.machine.utilization().value()).isEqualTo(1.0);
+    }
 }

@@ -2,6 +2,7 @@ package io.sonde.sim.workload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sonde.sim.cpu.SchedulerFactory;
 import io.sonde.sim.engine.Experiment;
 import io.sonde.sim.random.Distribution;
 import io.sonde.sim.stats.ExperimentResult;
@@ -45,5 +46,16 @@ class ReproducibilityTest {
         // A 95 % interval misses with probability 0.05; 6 or more of 8 covering fails with
         // probability below 0.6 % for a correct simulator (and the seeds are fixed).
         assertThat(covered).isGreaterThanOrEqualTo(6);
+    }
+
+    @Test
+    void priorityAndRoundRobinSchedulersAreReproducibleToo() {
+        for (SchedulerFactory f : new SchedulerFactory[] {SchedulerFactory.linux24(), SchedulerFactory.roundRobin(2)}) {
+            String a = new Experiment(3, 3).parallelism(1)
+                    .run(sim -> QueueingModels.psThreadPerRequest(sim, f, 2, 1.2, 1, 500, 5_000)).format();
+            String b = new Experiment(3, 3)
+                    .run(sim -> QueueingModels.psThreadPerRequest(sim, f, 2, 1.2, 1, 500, 5_000)).format();
+            assertThat(b).isEqualTo(a);
+        }
     }
 }
