@@ -46,7 +46,7 @@ import picocli.CommandLine.Parameters;
         description = {"Rebuilds call trees from binary logs and computes statistics, exports and service demands.",
             "  sonde analyze sonde-data --trees 3 --top 10",
             "  sonde analyze logs/ --thread 'pool-.*' --skip-warmup 10 --skip-cooldown 5 --json out.json --plots plots/",
-            "  sonde analyze logs/ --demands demands.json --group workers=^worker- --group io=^io-",
+            "  sonde analyze logs/ --demands-json demands.json --group workers=^worker- --group io=^io-",
             "Exit code: 0 ok; 1 when part of the input was unreadable (results are still written, marked partial)."})
 public final class AnalyzeCommand implements Callable<Integer> {
 
@@ -95,9 +95,12 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--plots", paramLabel = "DIR", description = "write PNG plots: response time over time, latency histogram")
     Path plots;
 
-    @Option(names = "--demands", paramLabel = "FILE", arity = "0..1", fallbackValue = "-",
-            description = "write service demands per thread group and operation as JSON (schema sonde-demands/1) to FILE, or to stdout")
-    String demands;
+    @Option(names = "--demands", description = "print service demands per thread group and operation as JSON (schema sonde-demands/1) "
+            + "on stdout; the text report then goes to stderr")
+    boolean demandsToStdout;
+
+    @Option(names = "--demands-json", paramLabel = "FILE", description = "write the service demands to FILE instead")
+    Path demandsFile;
 
     @Option(names = "--group", paramLabel = "NAME=REGEX", description = "a thread group for --demands (repeatable; first match wins)")
     List<String> groups = new ArrayList<>();
@@ -117,7 +120,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintStream out = System.out;
-        boolean demandsToStdout = "-".equals(demands);
+        if (demandsToStdout && demandsFile != null) throw new UserError("give either --demands (stdout) or --demands-json FILE, not both");
         // With demands on stdout, the human-readable report goes to stderr so the JSON stays clean.
         PrintStream text = demandsToStdout ? System.err : out;
         AnalysisOptions o = options(text);
@@ -170,7 +173,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
             if (plots != null) {
                 for (Path p : PlotExport.write(r, plots, Math.max(1, Math.min(top, 8)))) text.println("Plot: " + p);
             }
-            if (demands != null) {
+            if (demandsToStdout || demandsFile != null) {
                 if (demandsToStdout) {
                     DemandReport.write(r, new java.io.FilterOutputStream(out) {
                         @Override
@@ -180,8 +183,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
                     });
                     out.println();
                 } else {
-                    DemandReport.write(r, Path.of(demands));
-                    text.println("Demands: " + demands);
+                    DemandReport.write(r, demandsFile);
+                    text.println("Demands: " + demandsFile);
                 }
             }
         } catch (IOException e) {

@@ -137,7 +137,7 @@ class AnalyzeCommandTest {
     @Test
     void demandsGoToStdoutAsJsonWithTheReportOnStderr() throws Exception {
         Path logs = recordRealRun();
-        Object[] r = run("analyze", logs.toString(), "--no-progress", "--demands", "--group", "shop=^shop-");
+        Object[] r = run("analyze", "--demands", logs.toString(), "--no-progress", "--group", "shop=^shop-");
         assertThat(r[0]).as("stderr: %s", r[2]).isEqualTo(0);
         JsonNode d = json.readTree((String) r[1]);
         assertThat(d.get("schema").asText()).isEqualTo("sonde-demands/1");
@@ -145,6 +145,12 @@ class AnalyzeCommandTest {
         assertThat(g.get("name").asText()).isEqualTo("shop");
         assertThat(g.get("threads").asInt()).isEqualTo(1);
         assertThat((String) r[2]).contains("Records:");
+        Path file = tmp.resolve("d.json");
+        Object[] f = run("analyze", logs.toString(), "--no-progress", "--demands-json", file.toString());
+        assertThat(f[0]).isEqualTo(0);
+        assertThat(json.readTree(file.toFile()).get("groups").get(0).get("name").asText()).isEqualTo("all");
+        Object[] both = run("analyze", logs.toString(), "--demands", "--demands-json", file.toString());
+        assertThat((String) both[2]).contains("not both");
     }
 
     @Test
