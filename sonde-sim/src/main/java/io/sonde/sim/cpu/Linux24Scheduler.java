@@ -251,12 +251,13 @@ public final class Linux24Scheduler implements CpuScheduler {
         t.remaining = 0;
         t.state = CpuThread.CALLBACK;
         t.completeBurst();
-        if (t.state == CpuThread.CALLBACK_PREEMPTED) {
-            t.state = CpuThread.OFF; // lost the CPU during the callback and did not ask again
+        if (running[cpu] != t) {
+            // Lost this CPU during the callback (a woken thread preempted it). If it asked for
+            // more CPU it is queued or already running elsewhere; otherwise it is blocked.
+            if (t.state == CpuThread.CALLBACK_PREEMPTED) {
+                t.state = CpuThread.OFF;
+            }
             return;
-        }
-        if (t.state == CpuThread.READY) {
-            return; // lost the CPU during the callback, then asked again: queued already
         }
         if (t.state == CpuThread.RUNNING) {
             burstStart[cpu] = sim.now();

@@ -171,4 +171,41 @@ class Linux24SchedulerTest {
         ExperimentResult psTen = threadPool(SchedulerFactory.processorSharing(), 10);
         assertThat(psTen.estimate("receiver_queue").mean()).isLessThan(q10 / 2);
     }
+
+    /** A thread driven by code: each burst end runs the next action. */
+    private static final class Scripted extends CpuThread {
+        Runnable next;
+
+        Scripted(Machine m, String name) {
+            super(m, name, 0, null);
+        }
+
+        void burst(double ms, Runnable then) {
+            next = then;
+            useCpu(ms);
+        }
+
+        @Override
+        protected void onCpuDone() {
+            Runnable r = next;
+            next = null;
+            r.run();
+        }
+    }
+
+    @Test
+    void aThreadWokenSynchronouslyInsideAnotherThreadsCallbackCanPreemptIt() {
+        SchedulerHarness h = new SchedulerHarness(1, SchedulerFactory.linux24());
+        Scripted a = new Scripted(h.machine, "a");
+        Scripted b = new Scripted(h.machine, "b");
+        h.sim.after(0, () -> a.burst(35, () -> {
+            // At 35 a has been charged 3 ticks (goodness 23); b (goodness 26) wakes and preempts
+            // a, which then asks for 10 ms more from inside its own callback and must queue.
+            b.burst(5, () -> h.log.add("b@" + SchedulerHarness.fmt(h.sim.now())));
+            a.burst(10, () -> h.log.add("a@" + SchedulerHarness.fmt(h.sim.now())));
+        }));
+        h.sim.run(Double.POSITIVE_INFINITY);
+        assertThat(h.log).containsExactly("b@40", "a@50");
+        assertThat(h.machine.contextSwitches()).isEqualTo(2);
+    }
 }
