@@ -6,7 +6,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.SocketException;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -214,9 +213,5 @@ public final class Receiver implements AutoCloseable {
         final AtomicLong connections = new AtomicLong();
         final AtomicLong frames = new AtomicLong();
         final AtomicLong bytes = new AtomicLong();
-    }
-
-    static boolean isClosedSocket(IOException e) {
-        return e instanceof SocketException;
     }
 }

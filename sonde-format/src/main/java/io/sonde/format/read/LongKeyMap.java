@@ -1,7 +1,5 @@
 package io.sonde.format.read;
 
-import java.util.Arrays;
-
 /**
  * Open-addressing map from long keys to values, so that id lookups on the per-record path do not
  * box. Keys are arbitrary (ids in corrupt input can be anything); size grows with the number of
@@ -62,11 +60,6 @@ final class LongKeyMap<V> {
                 put(oldKeys[i], v);
             }
         }
-    }
-
-    void clear() {
-        Arrays.fill(values, null);
-        size = 0;
     }
 
     private static int slot(long key, int mask) {

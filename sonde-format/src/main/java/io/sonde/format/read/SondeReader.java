@@ -77,7 +77,6 @@ public final class SondeReader implements Closeable {
     private EventType recEventType;
     private long defId;
     private String defText1;
-    private String defText2;
 
     private Trailer trailer;
     private ReadEnd end;
@@ -418,7 +417,6 @@ public final class SondeReader implements Closeable {
                 conflict = registry.defineProbe(id, name, sig);
                 defId = id;
                 defText1 = name;
-                defText2 = sig;
                 break;
             }
             case Format.STRING_DEF: {
@@ -430,7 +428,6 @@ public final class SondeReader implements Closeable {
                 conflict = registry.defineString(id, value);
                 defId = id;
                 defText1 = value;
-                defText2 = null;
                 break;
             }
             case Format.THREAD_DEF: {
@@ -445,7 +442,6 @@ public final class SondeReader implements Closeable {
                 conflict = registry.defineThread(id, name);
                 defId = id;
                 defText1 = name;
-                defText2 = null;
                 break;
             }
             case Format.EVENT_DEF: {
@@ -473,7 +469,6 @@ public final class SondeReader implements Closeable {
                 conflict = registry.defineEventType(et);
                 defId = id;
                 defText1 = name;
-                defText2 = null;
                 recEventType = et;
                 break;
             }
