@@ -100,6 +100,7 @@ public final class Measures {
         }
         warmedUp = true;
         warmupEnd = clock.now();
+        completions = 0; // the stop rule counts from the cut, whichever way it was made
     }
 
     /** Whether the warm-up cut has happened. */
@@ -139,9 +140,8 @@ public final class Measures {
     public void completed() {
         completions++;
         if (warmupCompletions > 0 && completions == warmupCompletions) {
-            reset();
-            completions = 0;
             warmupCompletions = 0;
+            reset();
             return;
         }
         if (warmupCompletions == 0 && completions >= stopAfter && onStop != null) {

@@ -135,6 +135,24 @@ class StatsTest {
     }
 
     @Test
+    void aTimedWarmUpCutAlsoRestartsTheStopCount() {
+        ManualClock c = new ManualClock();
+        Measures m = new Measures(c);
+        int[] stopped = new int[1];
+        m.stopAfterCompletions(3, () -> stopped[0]++);
+        m.completed();
+        m.completed();
+        c.t = 100;
+        m.reset(); // e.g. sim.after(100, measures::reset)
+        m.completed();
+        m.completed();
+        assertThat(stopped[0]).isZero();
+        m.completed();
+        assertThat(stopped[0]).isEqualTo(1);
+        assertThat(m.completions()).isEqualTo(3);
+    }
+
+    @Test
     void measuresRejectDuplicateNamesAndWrongKinds() {
         Measures m = new Measures(() -> 0);
         m.tally("a");
