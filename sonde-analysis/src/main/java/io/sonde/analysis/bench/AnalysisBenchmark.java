@@ -53,6 +53,10 @@ public final class AnalysisBenchmark {
                     child(Path.of(args[++i]));
                     return;
                 }
+                case "--child-reader" -> {
+                    childReader(Path.of(args[++i]));
+                    return;
+                }
                 default -> {
                     System.err.println("usage: AnalysisBenchmark --records N [--json FILE] [--dir DIR] [--heap 256m] [--keep]");
                     System.exit(2);
@@ -67,20 +71,11 @@ public final class AnalysisBenchmark {
             long bytes = generate(dir, records);
             double genSeconds = (System.nanoTime() - g0) / 1e9;
             System.out.printf(Locale.ROOT, "generated %d data records, %.1f MiB, in %.1f s%n", records, bytes / 1048576.0, genSeconds);
-            List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + heap, "-Xms" + heap,
-                    "-XX:+UseSerialGC", "-Djava.awt.headless=true", "-cp", System.getProperty("java.class.path"),
-                    AnalysisBenchmark.class.getName(), "--child", dir.toString());
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            String result = null;
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = r.readLine()) != null; ) {
-                    if (line.startsWith("RESULT ")) result = line.substring(7);
-                    else System.out.println("child: " + line);
-                }
-            }
-            int rc = p.waitFor();
-            if (rc != 0 || result == null) throw new IllegalStateException("analysis child failed with exit code " + rc);
-            String[] f = result.split(" ");
+            // Baseline first: the format reader alone over the same files, in the same kind of JVM.
+            String[] raw = runChild(heap, "--child-reader", dir);
+            double readerRate = Long.parseLong(raw[0]) / (Long.parseLong(raw[1]) / 1e9);
+            System.out.printf(Locale.ROOT, "format reader alone: %.0f records/s%n", readerRate);
+            String[] f = runChild(heap, "--child", dir);
             long analysed = Long.parseLong(f[0]);
             double seconds = Long.parseLong(f[1]) / 1e9;
             long hwm = Long.parseLong(f[2]);
@@ -92,8 +87,9 @@ public final class AnalysisBenchmark {
                 String out = String.format(Locale.ROOT,
                         "{\n  \"benchmark\": \"analysis\",\n  \"dataRecords\": %d,\n  \"recordsAnalysed\": %d,\n  \"executions\": %d,\n"
                                 + "  \"logBytes\": %d,\n  \"generateSeconds\": %.3f,\n  \"analyzeSeconds\": %.3f,\n  \"recordsPerSecond\": %.0f,\n"
+                                + "  \"readerOnlyRecordsPerSecond\": %.0f,\n"
                                 + "  \"childHeap\": \"%s\",\n  \"peakRssBytes\": %d,\n  \"java\": \"%s\",\n  \"processors\": %d\n}\n",
-                        records, analysed, executions, bytes, genSeconds, seconds, rate, heap, hwm, Runtime.version(),
+                        records, analysed, executions, bytes, genSeconds, seconds, rate, readerRate, heap, hwm, Runtime.version(),
                         Runtime.getRuntime().availableProcessors());
                 Files.writeString(json, out);
                 System.out.println("wrote " + json);
@@ -101,6 +97,40 @@ public final class AnalysisBenchmark {
         } finally {
             if (temp && !keep) deleteTree(dir);
         }
+    }
+
+    /** Runs this class in a child JVM with the given heap and mode; returns the fields of its RESULT line. */
+    private static String[] runChild(String heap, String mode, Path dir) throws IOException, InterruptedException {
+        List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + heap, "-Xms" + heap,
+                "-XX:+UseSerialGC", "-Djava.awt.headless=true", "-cp", System.getProperty("java.class.path"),
+                AnalysisBenchmark.class.getName(), mode, dir.toString());
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String result = null;
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = r.readLine()) != null; ) {
+                if (line.startsWith("RESULT ")) result = line.substring(7);
+                else System.out.println("child: " + line);
+            }
+        }
+        int rc = p.waitFor();
+        if (rc != 0 || result == null) throw new IllegalStateException("benchmark child (" + mode + ") failed with exit code " + rc);
+        return result.split(" ");
+    }
+
+    /** In the child JVM: iterate every record with the format reader only; print "RESULT records nanos". */
+    private static void childReader(Path dir) throws IOException {
+        long t0 = System.nanoTime();
+        long n = 0;
+        long sink = 0;
+        for (io.sonde.format.read.AgentLog log : io.sonde.format.read.SondeLogs.scan(dir)) {
+            try (io.sonde.format.read.SondeReader r = log.open()) {
+                while (r.next()) {
+                    n++;
+                    sink += r.type();
+                }
+            }
+        }
+        System.out.println("RESULT " + n + " " + (System.nanoTime() - t0) + " " + (sink & 1));
     }
 
     /** In the child JVM: analyse and print "RESULT records nanos peakRssBytes executions". */

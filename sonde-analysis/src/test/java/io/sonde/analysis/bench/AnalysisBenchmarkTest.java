@@ -41,5 +41,6 @@ class AnalysisBenchmarkTest {
         assertThat(n.get("recordsAnalysed").asLong()).isGreaterThan(200_000); // plus the TRACE_STARTs
         assertThat(n.get("peakRssBytes").asLong()).isPositive();
         assertThat(n.get("recordsPerSecond").asDouble()).isPositive();
+        assertThat(n.get("readerOnlyRecordsPerSecond").asDouble()).isPositive();
     }
 }
