@@ -42,10 +42,13 @@ public final class LogSource implements RecordSource {
         long bytes = 0;
         long min = Long.MAX_VALUE;
         long max = Long.MIN_VALUE;
+        java.util.Set<Path> seen = new java.util.HashSet<>();
         for (Path p : paths) {
             List<AgentLog> found = SondeLogs.scan(p);
             if (found.isEmpty()) throw new IOException(p + ": holds no .sonde file");
             for (AgentLog log : found) {
+                // The same file named twice (a folder and a file in it) must not count twice.
+                if (!seen.add(log.segments().get(0).toAbsolutePath().normalize())) continue;
                 logs.add(log);
                 for (Path seg : log.segments()) {
                     names.add(seg.toString());

@@ -156,6 +156,21 @@ class LogSourceTest {
     }
 
     @Test
+    void aFileNamedTwiceIsReadOnce() throws IOException {
+        LogWriter w = GoldenFiles.open(dir, GoldenFiles.AGENT_A);
+        GoldenFiles.orderTrace(w, 1, GoldenFiles.MONO + S);
+        w.close();
+        AnalysisResult r = analyse(List.of(dir, w.segmentFile(0), dir.resolve(".").resolve(w.segmentFile(0).getFileName())));
+        assertThat(r.inputs()).hasSize(1);
+        assertThat(count(r, "Shop.order")).isEqualTo(1);
+    }
+
+    @Test
+    void anEmptyFolderIsAClearError() {
+        assertThatThrownBy(() -> new LogSource(List.of(dir))).hasMessageContaining(dir.toString()).hasMessageContaining("no .sonde file");
+    }
+
+    @Test
     void aMissingPathIsAClearError() {
         assertThatThrownBy(() -> new LogSource(List.of(dir.resolve("nope.sonde"))))
                 .hasMessageContaining("nope.sonde")
