@@ -50,6 +50,36 @@ final class Mm1Models {
     }
 
     /**
+     * Not an M/M/1: a thread-pool server as the middleware models build it, for the speed of a
+     * realistic model — Poisson arrivals (100/s) at a receiver thread that forwards to a pool of
+     * ten dispatcher threads, on one CPU under the Linux 2.4 scheduler (10 ms ticks), exponential
+     * demands (0.9 ms receiver, 5.6 ms dispatcher).
+     */
+    static Run threadPool(long seed, long customers) {
+        Simulation sim = new Simulation(seed, 0);
+        Measures m = new Measures(sim);
+        Tally wait = m.tally("pool_wait_ms");
+        RequestQueue connection = new RequestQueue(sim, "connection");
+        RequestQueue pool = new RequestQueue(sim, "pool").recordWaitingTimes(wait);
+        Machine machine = new Machine(sim, "server", 1, SchedulerFactory.linux24());
+        Program receiver = Program.loop("receiver").get(connection)
+                .cpu(sim.sampler("b_rec", Distribution.exponential(0.8))).forward(pool)
+                .cpu(sim.sampler("phase2", Distribution.exponential(0.1))).build();
+        Program dispatcher = Program.loop("dispatcher").get(pool)
+                .cpu(sim.sampler("b_ser", Distribution.exponential(5.6))).reply().build();
+        new SimThread(machine, "receiver", receiver).start();
+        for (int i = 0; i < 10; i++) {
+            new SimThread(machine, "dispatcher-" + i, dispatcher).start();
+        }
+        new OpenArrivals(sim, sim.sampler("arrivals", Distribution.exponential(10)), connection, r -> { }, customers)
+                .start();
+        long t0 = System.nanoTime();
+        sim.run(Double.POSITIVE_INFINITY);
+        long t1 = System.nanoTime();
+        return new Run("thread_pool", customers, sim.eventCount(), (t1 - t0) / 1e9, wait.mean());
+    }
+
+    /**
      * Directly on the event list: an arrival event and a departure event, the queue a ring buffer
      * of arrival times. This is the engine's own cost, without threads or schedulers.
      */

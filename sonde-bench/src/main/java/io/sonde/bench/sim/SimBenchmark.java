@@ -74,17 +74,26 @@ public final class SimBenchmark {
         System.err.println("sim bench: Sonde, " + sondeCustomers + " customers x " + rounds + " rounds per model");
         Mm1Models.blocks(99, sondeCustomers / 10, ARRIVALS_PER_MS, SERVICE_MS);
         Mm1Models.events(99, sondeCustomers / 10, ARRIVALS_PER_MS, SERVICE_MS);
+        Mm1Models.threadPool(99, sondeCustomers / 20);
         Mm1Models.Run blocks = null;
         Mm1Models.Run events = null;
+        Mm1Models.Run pool = null;
         for (int r = 0; r < rounds; r++) {
             Mm1Models.Run b = Mm1Models.blocks(1 + r, sondeCustomers, ARRIVALS_PER_MS, SERVICE_MS);
             Mm1Models.Run e = Mm1Models.events(1 + r, sondeCustomers, ARRIVALS_PER_MS, SERVICE_MS);
+            Mm1Models.Run p = Mm1Models.threadPool(1 + r, sondeCustomers / 4);
             blocks = blocks == null || b.seconds() < blocks.seconds() ? b : blocks;
             events = events == null || e.seconds() < events.seconds() ? e : events;
+            pool = pool == null || p.seconds() < pool.seconds() ? p : pool;
         }
         out.set("sonde_blocks", run(mapper, blocks,
                 "Poisson arrivals -> FIFO request queue -> server thread (get, CPU demand, reply) on a 1-CPU machine"));
         out.set("sonde_events", run(mapper, events, "arrival and departure events directly on the event list"));
+        ObjectNode tp = run(mapper, pool, "not M/M/1: receiver + 10 dispatcher threads (thread pool) on one CPU under "
+                + "the Linux 2.4 scheduler, Poisson 100/s, exponential demands 0.9 + 5.6 ms; Sonde only");
+        tp.remove("mean_wait_ms");
+        tp.put("mean_pool_wait_ms", pool.meanWaitMs());
+        out.set("sonde_thread_pool", tp);
 
         System.err.println("sim bench: SimPy, " + simpyCustomers + " customers (first run installs SimPy into a venv)");
         JsonNode simpy;
@@ -118,7 +127,7 @@ public final class SimBenchmark {
             Files.writeString(json, text + "\n", StandardCharsets.UTF_8);
             System.err.println("sim bench: wrote " + json);
         }
-        System.err.println(summary(blocks, events, simpy));
+        System.err.println(summary(blocks, events, pool, simpy));
         if (simpy == null) {
             System.err.println("sim bench: the SimPy side failed: " + out.path("simpy").path("error").asText());
             System.exit(1);
@@ -139,15 +148,15 @@ public final class SimBenchmark {
         return n;
     }
 
-    private static String summary(Mm1Models.Run blocks, Mm1Models.Run events, JsonNode simpy) {
+    private static String summary(Mm1Models.Run blocks, Mm1Models.Run events, Mm1Models.Run pool, JsonNode simpy) {
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "%-14s %14s %16s %12s%n", "engine", "events/s", "customers/s", "mean wait"));
-        for (Mm1Models.Run r : List.of(blocks, events)) {
-            b.append(String.format(Locale.ROOT, "%-14s %14.0f %16.0f %9.3f ms%n", "sonde-" + r.model(),
+        b.append(String.format(Locale.ROOT, "%-18s %14s %16s %12s%n", "engine", "events/s", "customers/s", "mean wait"));
+        for (Mm1Models.Run r : List.of(blocks, events, pool)) {
+            b.append(String.format(Locale.ROOT, "%-18s %14.0f %16.0f %9.3f ms%n", "sonde-" + r.model(),
                     r.eventsPerSecond(), r.customersPerSecond(), r.meanWaitMs()));
         }
         if (simpy != null) {
-            b.append(String.format(Locale.ROOT, "%-14s %14.0f %16.0f %9.3f ms%n", "simpy",
+            b.append(String.format(Locale.ROOT, "%-18s %14.0f %16.0f %9.3f ms%n", "simpy",
                     simpy.path("events_per_s").asDouble(), simpy.path("customers_per_s").asDouble(),
                     simpy.path("mean_wait_ms").asDouble()));
         }
