@@ -229,6 +229,33 @@ class InstrumentationIT {
         assertThat(r.records).filteredOn(Rec::isEnter).allMatch(x -> x.type() == io.sonde.format.Format.ENTER_CPU);
     }
 
+    @Test
+    void manyThreadsAtOnceLoseNothing() throws Exception {
+        Recorded r = run("include=" + SAMPLE + "SampleApp$Shop.*,policy=block", "many");
+        assertThat(r.threads()).hasSize(16);
+        assertThat(r.enters(".checkout")).isEqualTo(16 * 500);
+        assertThat(r.enters(".price")).isEqualTo(16 * 500 * 3);
+        assertThat(r.records.stream().filter(x -> x.isExit()).count()).isEqualTo(16 * 500 * 4);
+        assertThat(r.trailer.droppedTotal()).isZero();
+        assertThat(r.trailer.written()).isEqualTo(r.trailer.produced()).isEqualTo(2L * 16 * 500 * 4);
+    }
+
+    /** The agent on JDK 25 (if installed here): no warnings (Byte Buddy's relocated safe mode), same records. */
+    @Test
+    void worksOnJdk25WithoutWarnings() throws Exception {
+        Path jdk25 = Path.of(System.getProperty("sonde.jdk25", "/usr/lib/jvm/temurin-25-jdk-amd64"));
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(jdk25.resolve("bin/java")), "no JDK 25 at " + jdk25);
+        try (AgentProcess p = AgentProcess.start(jdk25, "include=" + SAMPLE + "*,file.dir=" + dir, "executor")) {
+            p.awaitLine("done");
+            assertThat(p.awaitExit()).as(p.stderr()).isZero();
+            assertThat(p.stderr()).isEmpty();
+        }
+        Recorded r = Recorded.read(dir);
+        assertThat(r.enters(".dispatch")).isEqualTo(1);
+        assertThat(r.records).anyMatch(x -> x.isTraceStart() && x.parentTraceId() != 0);
+        assertThat(r.trailer.written()).isEqualTo(r.trailer.produced());
+    }
+
     private static int indexOfPrefix(List<String> list, String prefix) {
         for (int i = 0; i < list.size(); i++) {
             if (list.get(i).startsWith(prefix)) {

@@ -29,6 +29,7 @@ public final class SampleApp {
             case "threads" -> threads();
             case "executor" -> executor();
             case "loop" -> loop();
+            case "many" -> many();
             default -> throw new IllegalArgumentException("unknown scenario " + scenario);
         }
         System.out.println("done");
@@ -73,6 +74,31 @@ public final class SampleApp {
         new Shop().checkout(1); // main thread
     }
 
+    /** 16 threads at once, each 500 checkouts of 3 items: 16 x 500 x (1 + 3) executions. */
+    static void many() throws InterruptedException {
+        List<Thread> ts = new ArrayList<>();
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        for (int i = 0; i < 16; i++) {
+            Thread t = new Thread(() -> {
+                try {
+                    go.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                Shop shop = new Shop();
+                for (int k = 0; k < 500; k++) {
+                    shop.checkout(3);
+                }
+            }, "many-" + i);
+            ts.add(t);
+            t.start();
+        }
+        go.countDown();
+        for (Thread t : ts) {
+            t.join();
+        }
+    }
+
     /** Tasks handed to a thread pool and to the common fork-join pool from inside a traced method. */
     static void executor() throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(2);
@@ -109,11 +135,12 @@ public final class SampleApp {
         }, "stdin-reader");
         reader.setDaemon(true);
         reader.start();
+        Work work = new Work();
+        work.tick(); // at least one tick before the first mark
         System.out.println("ready " + ProcessHandle.current().pid());
         System.out.flush();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120); // never outlive a broken test
         int marks = 0;
-        Work work = new Work();
         while (System.nanoTime() < deadline) {
             String c = commands.poll();
             if ("stop".equals(c)) {
