@@ -28,6 +28,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * real sonde-core pipeline and its TCP writer into the receiver, then read back from the stored
  * files: every record, per thread, in order, and a balanced trailer.
  */
+@Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // a hang fails instead of blocking the build
 class TcpPipelineRoundTripTest {
     @TempDir
     Path tmp;
