@@ -1,5 +1,10 @@
 package io.sonde.sim.random;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
@@ -28,6 +33,47 @@ public final class TraceReplay implements SampleSource {
         }
         this.values = Arrays.copyOf(values, values.length);
         this.loop = loop;
+    }
+
+    /**
+     * Reads recorded values from a text file: one value per line, in ms (a unit suffix
+     * {@code ms}, {@code us} or {@code s} is allowed); blank lines and lines starting with
+     * {@code #} are skipped.
+     *
+     * @throws IOException if the file cannot be read
+     * @throws IllegalArgumentException naming the file, the line and the problem
+     */
+    public static TraceReplay read(Path file, boolean loop) throws IOException {
+        double[] values = new double[64];
+        int n = 0;
+        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String line;
+            int lineNo = 0;
+            while ((line = in.readLine()) != null) {
+                lineNo++;
+                String t = line.trim();
+                if (t.isEmpty() || t.startsWith("#")) {
+                    continue;
+                }
+                double v;
+                try {
+                    v = DistributionParser.time(t, t);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException(file + ":" + lineNo + ": '" + t + "' is not a time in ms");
+                }
+                if (!(v >= 0)) {
+                    throw new IllegalArgumentException(file + ":" + lineNo + ": '" + t + "' is negative; times must be >= 0");
+                }
+                if (n == values.length) {
+                    values = Arrays.copyOf(values, n * 2);
+                }
+                values[n++] = v;
+            }
+        }
+        if (n == 0) {
+            throw new IllegalArgumentException(file + ": no values (one time in ms per line expected)");
+        }
+        return new TraceReplay(Arrays.copyOf(values, n), loop);
     }
 
     @Override

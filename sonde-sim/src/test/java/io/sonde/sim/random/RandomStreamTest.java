@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class RandomStreamTest {
     @Test
@@ -85,5 +88,24 @@ class RandomStreamTest {
         assertThat(new double[] {loop.next(), loop.next(), loop.next()}).containsExactly(1, 2, 1);
         assertThatThrownBy(() -> new TraceReplay(new double[] {1, -2}, false)).hasMessageContaining("trace value #2");
         assertThatThrownBy(() -> new TraceReplay(new double[0], false)).hasMessageContaining("at least one value");
+    }
+
+    @Test
+    void tracesAreReadFromFilesWithErrorsNamingFileAndLine(@TempDir Path dir) throws Exception {
+        Path good = dir.resolve("gaps.txt");
+        Files.writeString(good, "# inter-arrival times\n1.5\n\n2ms\n500us\n");
+        TraceReplay t = TraceReplay.read(good, false);
+        assertThat(new double[] {t.next(), t.next(), t.next(), t.next()})
+                .containsExactly(1.5, 2.0, 0.5, Double.POSITIVE_INFINITY);
+        Path bad = dir.resolve("bad.txt");
+        Files.writeString(bad, "1\n2\nfast\n");
+        assertThatThrownBy(() -> TraceReplay.read(bad, false))
+                .hasMessage(bad + ":3: 'fast' is not a time in ms");
+        Path negative = dir.resolve("neg.txt");
+        Files.writeString(negative, "-1\n");
+        assertThatThrownBy(() -> TraceReplay.read(negative, false)).hasMessageContaining(":1: '-1' is negative");
+        Path empty = dir.resolve("empty.txt");
+        Files.writeString(empty, "# nothing\n");
+        assertThatThrownBy(() -> TraceReplay.read(empty, true)).hasMessageContaining("no values");
     }
 }
