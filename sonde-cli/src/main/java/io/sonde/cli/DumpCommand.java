@@ -111,6 +111,9 @@ public final class DumpCommand implements Callable<Integer> {
             if (t != null) {
                 out.println("trailer: " + t + (t.balanced() ? "" : " (does not balance: produced != written + dropped)"));
             }
+            if (r.missingFrames() > 0) {
+                out.println("warning: " + r.missingFrames() + " frames missing (gaps in the frame sequence numbers)");
+            }
             ReadEnd end = r.end();
             out.println(end.kind() == ReadEnd.Kind.COMPLETE ? "end: complete, " + printed + " records"
                     : "end: INCOMPLETE, " + printed + " records: " + end);

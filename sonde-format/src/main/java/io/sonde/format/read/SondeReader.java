@@ -70,6 +70,8 @@ public final class SondeReader implements Closeable {
     private boolean segmentEnded;
     private long frames;
     private long records;
+    private long lastSequence = -1;
+    private long missingFrames;
 
     // ---- the current record
     private int rec = -1;
@@ -257,6 +259,11 @@ public final class SondeReader implements Closeable {
                         "frame of agent " + h.agentId() + " in the stream of agent " + new UUID(agentMsb, agentLsb));
             }
             frames++;
+            long sequence = h.sequence();
+            if (lastSequence >= 0 && sequence > lastSequence + 1) {
+                missingFrames += sequence - lastSequence - 1;
+            }
+            lastSequence = Math.max(lastSequence, sequence);
             b = input.frameBytes();
             frame = h;
             frameOffset = offset;
@@ -766,6 +773,15 @@ public final class SondeReader implements Closeable {
     /** Number of frames read so far. */
     public long framesRead() {
         return frames;
+    }
+
+    /**
+     * Frames known to be missing: the sum of the gaps in the frame sequence numbers seen so far
+     * (frames a TCP connection lost when it broke, or a segment file that is not there). 0 for a
+     * whole stream.
+     */
+    public long missingFrames() {
+        return missingFrames;
     }
 
     /** Number of records delivered so far. */

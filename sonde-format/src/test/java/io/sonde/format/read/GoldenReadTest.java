@@ -84,6 +84,7 @@ class GoldenReadTest {
             assertThat(r.trailer().drops()).isEmpty();
             assertThat(r.trailer().balanced()).isTrue();
             assertThat(r.framesRead()).isEqualTo(3);
+            assertThat(r.missingFrames()).isZero();
             FrameHeader f = r.frame(); // the trailer frame, the last one read
             assertThat(f.type()).isEqualTo(Format.FRAME_TRAILER);
             assertThat(f.agentId()).isEqualTo(UUID.fromString("01234567-89ab-cdef-fedc-ba9876543210"));
@@ -203,6 +204,7 @@ class GoldenReadTest {
                     "t5 EXIT 1 com.example.Job.run time=" + (m + 3_700_000) + " @seq4");
             assertThat(r.end().kind()).isEqualTo(ReadEnd.Kind.COMPLETE);
             assertThat(r.trailer().produced()).isEqualTo(4);
+            assertThat(r.missingFrames()).isZero();
             assertThat(r.source()).endsWith("-000001.sonde");
         }
     }

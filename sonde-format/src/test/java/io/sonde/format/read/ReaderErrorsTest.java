@@ -289,6 +289,16 @@ class ReaderErrorsTest {
     }
 
     @Test
+    void gapsInFrameSequenceNumbersAreCountedNotFatal() throws IOException {
+        byte[] b = stream().data(0, 0, 0, 0L, defs()).data(1, 0, 0, 7L, new RecordBytes().enter(1, 1))
+                .data(4, 0, 0, 7L, new RecordBytes().exit(1, 2)).data(5, 0, 0).trailer(9, 0, 0, 2, 2).toBytes();
+        SondeReader r = SondeReader.of(new ByteArrayInputStream(b), "input");
+        assertThat(drain(r)).containsExactly("ENTER", "EXIT");
+        assertThat(r.end().complete()).isTrue();
+        assertThat(r.missingFrames()).isEqualTo(2 + 3);
+    }
+
+    @Test
     void segmentsMustFollowTheirSegmentEnd() throws IOException {
         StreamBytes s0 = stream().data(0, 0, 0, 0L, defs()).segmentEnd(1, 0, 0, 1);
         Files.write(tmp.resolve("sonde-" + AGENT + "-000000.sonde"), s0.toBytes());
