@@ -77,4 +77,48 @@ class SchedulerPropertiesTest {
     void everySchedulerIsWorkConservingAndGivesEachThreadItsDemand() {
         qt().withExamples(150).forAll(integers().between(1, 12), longs().all()).check(SchedulerPropertiesTest::workConserving);
     }
+
+    /** On several CPUs: every thread finishes, the CPUs were busy exactly for the total demand. */
+    private static boolean multiCpuAccounting(int cpus, int threads, long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        double total = 0;
+        double[] start = new double[threads];
+        double[] demand = new double[threads];
+        for (int i = 0; i < threads; i++) {
+            start[i] = r.nextInt(100);
+            demand[i] = 1 + r.nextInt(60);
+            total += demand[i];
+        }
+        for (SchedulerFactory f : SCHEDULERS) {
+            Simulation sim = new Simulation(seed, 0);
+            Machine m = new Machine(sim, "m", cpus, f);
+            SimThread[] ts = new SimThread[threads];
+            for (int i = 0; i < threads; i++) {
+                ts[i] = new SimThread(m, "t" + i, Program.once("t" + i).delay(SampleSource.constant(start[i]))
+                        .cpu(SampleSource.constant(demand[i] / 2)).delay(SampleSource.constant(3))
+                        .cpu(SampleSource.constant(demand[i] / 2)).build());
+                ts[i].start();
+            }
+            sim.run(Double.POSITIVE_INFINITY);
+            for (SimThread t : ts) {
+                if (!t.isFinished()) {
+                    throw new AssertionError(m + ": " + t + " did not finish");
+                }
+            }
+            double busy = m.utilization().value() * cpus * sim.now();
+            if (Math.abs(busy - total) > 1e-6 * Math.max(1, total)) {
+                throw new AssertionError(m + ": busy " + busy + " ms for " + total + " ms of demand");
+            }
+            if (m.scheduler().runnable() != 0 || m.busyCpus() != 0) {
+                throw new AssertionError(m + ": still busy after the end");
+            }
+        }
+        return true;
+    }
+
+    @Test
+    void onSeveralCpusEveryThreadFinishesAndBusyTimeEqualsDemand() {
+        qt().withExamples(100).forAll(integers().between(2, 4), integers().between(1, 14), longs().all())
+                .check(SchedulerPropertiesTest::multiCpuAccounting);
+    }
 }
