@@ -6,12 +6,15 @@ import org.HdrHistogram.Histogram;
 /**
  * Distribution of non-negative durations (ns) in bounded memory. The first {@link #EXACT_LIMIT}
  * values are kept exactly, so small inputs (and golden tests) get exact nearest-rank percentiles;
- * beyond that the values move into an HdrHistogram with 3 significant digits (percentiles within
- * 0.1%). Count, sum, min and max are always exact.
+ * beyond that the values move into an HdrHistogram with 2 significant digits (percentiles within
+ * 1%; about 20 KiB per distribution for latencies up to seconds, so that thousands of operations
+ * still fit). Count, sum, min and max are always exact.
  */
 public final class LatencyDistribution {
     /** Values kept exactly before switching to the histogram. */
     public static final int EXACT_LIMIT = 2048;
+    /** Precision of the histogram used beyond {@link #EXACT_LIMIT} values. */
+    public static final int SIGNIFICANT_DIGITS = 2;
 
     private long[] exact = new long[16];
     private Histogram histogram;
@@ -38,7 +41,7 @@ public final class LatencyDistribution {
             sorted = false;
             return;
         }
-        histogram = new Histogram(3);
+        histogram = new Histogram(SIGNIFICANT_DIGITS);
         histogram.setAutoResize(true);
         for (int i = 0; i < n; i++) histogram.recordValue(exact[i]);
         histogram.recordValue(v);
