@@ -20,8 +20,8 @@ import java.util.stream.Stream;
 
 /**
  * Analysis throughput and memory benchmark: generates a log of {@code --records N} data records
- * (several threads, nested traces, CPU times on half of the threads, segment files of at most 512
- * MiB), then analyses it in a child JVM with a fixed heap ({@code --heap}, default 256m) and
+ * (several threads, nested traces over {@code --probes} operations, CPU times on half of the
+ * threads, segment files of at most 512 MiB), then analyses it in a child JVM with a fixed heap ({@code --heap}, default 256m) and
  * reports records per second and the child's peak resident memory (VmHWM from /proc). Prints the
  * figures and writes them as JSON to {@code --json FILE}.
  *
@@ -32,7 +32,7 @@ import java.util.stream.Stream;
 public final class AnalysisBenchmark {
     private static final long SEGMENT_BYTES = 512L << 20;
     private static final int THREADS = 8;
-    private static final int PROBES = 40;
+    private static final int DEFAULT_PROBES = 40;
 
     private AnalysisBenchmark() {}
 
@@ -42,6 +42,7 @@ public final class AnalysisBenchmark {
         Path dir = null;
         String heap = "256m";
         boolean keep = false;
+        int probes = DEFAULT_PROBES;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--records" -> records = Long.parseLong(args[++i].replace("_", ""));
@@ -49,6 +50,7 @@ public final class AnalysisBenchmark {
                 case "--dir" -> dir = Path.of(args[++i]);
                 case "--heap" -> heap = args[++i];
                 case "--keep" -> keep = true;
+                case "--probes" -> probes = Integer.parseInt(args[++i]);
                 case "--child" -> {
                     child(Path.of(args[++i]));
                     return;
@@ -58,7 +60,7 @@ public final class AnalysisBenchmark {
                     return;
                 }
                 default -> {
-                    System.err.println("usage: AnalysisBenchmark --records N [--json FILE] [--dir DIR] [--heap 256m] [--keep]");
+                    System.err.println("usage: AnalysisBenchmark --records N [--probes 40] [--json FILE] [--dir DIR] [--heap 256m] [--keep]");
                     System.exit(2);
                 }
             }
@@ -68,7 +70,7 @@ public final class AnalysisBenchmark {
         else Files.createDirectories(dir);
         try {
             long g0 = System.nanoTime();
-            long bytes = generate(dir, records);
+            long bytes = generate(dir, records, probes);
             double genSeconds = (System.nanoTime() - g0) / 1e9;
             System.out.printf(Locale.ROOT, "generated %d data records, %.1f MiB, in %.1f s%n", records, bytes / 1048576.0, genSeconds);
             // Baseline first: the format reader alone over the same files, in the same kind of JVM.
@@ -87,9 +89,9 @@ public final class AnalysisBenchmark {
                 String out = String.format(Locale.ROOT,
                         "{\n  \"benchmark\": \"analysis\",\n  \"dataRecords\": %d,\n  \"recordsAnalysed\": %d,\n  \"executions\": %d,\n"
                                 + "  \"logBytes\": %d,\n  \"generateSeconds\": %.3f,\n  \"analyzeSeconds\": %.3f,\n  \"recordsPerSecond\": %.0f,\n"
-                                + "  \"readerOnlyRecordsPerSecond\": %.0f,\n"
+                                + "  \"readerOnlyRecordsPerSecond\": %.0f,\n  \"operations\": %d,\n"
                                 + "  \"childHeap\": \"%s\",\n  \"peakRssBytes\": %d,\n  \"java\": \"%s\",\n  \"processors\": %d\n}\n",
-                        records, analysed, executions, bytes, genSeconds, seconds, rate, readerRate, heap, hwm, Runtime.version(),
+                        records, analysed, executions, bytes, genSeconds, seconds, rate, readerRate, probes, heap, hwm, Runtime.version(),
                         Runtime.getRuntime().availableProcessors());
                 Files.writeString(json, out);
                 System.out.println("wrote " + json);
@@ -162,11 +164,16 @@ public final class AnalysisBenchmark {
      * @return bytes written
      */
     public static long generate(Path dir, long records) throws IOException {
+        return generate(dir, records, DEFAULT_PROBES);
+    }
+
+    /** Like {@link #generate(Path, long)} with {@code probes} operations. */
+    public static long generate(Path dir, long records, int probes) throws IOException {
         UUID agent = new UUID(0x5eed_0000_0000_4000L, 0x8000_0000_0000_0001L);
         long wall = 1_763_800_000_000_000_000L;
         long mono = 1_000_000_000L;
         LogWriter w = new LogWriter(dir, agent, 4242, "bench-host", wall, mono);
-        for (int p = 0; p < PROBES; p++) w.probe(p + 1, "bench.Service" + (p % 7) + ".op" + p, "()V");
+        for (int p = 0; p < probes; p++) w.probe(p + 1, "bench.Service" + (p % 7) + ".op" + p, "()V");
         for (int t = 0; t < THREADS; t++) w.thread(100 + t, (t < THREADS / 2 ? "worker-" : "io-") + t);
         w.flushFrame(); // the registry frame first, as the file writer does
         long[] cpu = new long[THREADS];
@@ -189,7 +196,7 @@ public final class AnalysisBenchmark {
                     time += 200 + (r & 1023);
                     cpu[t] += 100 + (r & 511);
                     if (push) {
-                        int probe = 1 + Math.floorMod(r >>> 4, PROBES);
+                        int probe = 1 + Math.floorMod(r >>> 4, probes);
                         stack[depth++] = probe;
                         if (withCpu) w.enterCpu(tid, probe, time, cpu[t]);
                         else w.enter(tid, probe, time);
