@@ -195,7 +195,9 @@ public final class OverheadBenchmark {
             s.startupMicros.add(outcome.startupMicros());
             s.heapBytes.add(outcome.heapUsedBytes());
             s.threadCounts.add(outcome.threadNames().size());
-            for (String name : outcome.threadNames()) {
+            for (String raw : outcome.threadNames()) {
+                // per-run details (ports, counters) would make every run's threads look new
+                String name = raw.replaceAll("127\\.0\\.0\\.1:\\d+", "127.0.0.1:PORT");
                 if (!s.threadNames.contains(name)) {
                     s.threadNames.add(name);
                 }
@@ -248,7 +250,7 @@ public final class OverheadBenchmark {
                 String why = unsupported.get(f.name() + "/" + p.label());
                 if (config == null) {
                     results.add(new Result(f.name(), f.version(), jdk, p.label(), threads, options.calls(), 0,
-                            options.depth(), null, null, null, null, null, null, null,
+                            options.depth(), null, null, null, null, null, null, null, null,
                             why == null ? "not run" : why, null, null, null, null, List.of(), List.of()));
                     continue;
                 }
@@ -257,12 +259,14 @@ public final class OverheadBenchmark {
                 Long expected = isWritingPhase(p) ? perRun * s.runsDone : 0L;
                 if (s.runsDone == 0) {
                     results.add(new Result(f.name(), f.version(), jdk, p.label(), threads, options.calls(), 0,
-                            options.depth(), null, null, null, null, null, expected, null, "every run failed", null,
+                            options.depth(), null, null, null, null, null, null, expected, null, "every run failed", null,
                             null, null, null, List.of(), List.copyOf(s.errors)));
                     continue;
                 }
                 Stats st = p == Phase.NO_INSTRUMENTATION ? baseStats : Stats.of(s.timings());
                 Double overhead = baseStats == null ? null : (st.meanUs() - baseStats.meanUs()) * 1000.0 / options.depth();
+                Double overheadMedian = baseStats == null ? null
+                        : (st.medianUs() - baseStats.medianUs()) * 1000.0 / options.depth();
                 double heap = mean(s.heapBytes) / (1024.0 * 1024.0);
                 List<String> agentThreads = new ArrayList<>();
                 for (String name : s.threadNames) {
@@ -276,7 +280,8 @@ public final class OverheadBenchmark {
                 }
                 Long written = s.recordsUnknown ? null : s.recordsWritten;
                 results.add(new Result(f.name(), f.version(), jdk, p.label(), threads, options.calls(), s.runsDone,
-                        options.depth(), st.meanUs(), st.medianUs(), st.minUs(), st.maxUs(), overhead, expected,
+                        options.depth(), st.meanUs(), st.medianUs(), st.minUs(), st.maxUs(), overhead, overheadMedian,
+                        expected,
                         written, reason, mean(s.startupMicros) / 1000.0, heap,
                         Double.isNaN(baseHeap) ? null : heap - baseHeap,
                         s.threadCounts.stream().mapToInt(Integer::intValue).max().orElse(0),

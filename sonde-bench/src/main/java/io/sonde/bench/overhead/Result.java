@@ -20,6 +20,8 @@ import java.util.List;
  * @param minUs            min, us
  * @param maxUs            max, us
  * @param overheadNsPerExecution (mean - mean of no-instrumentation) / depth, in ns
+ * @param overheadMedianNsPerExecution (median - median of no-instrumentation) / depth, in ns: robust against
+ *                         the outliers of a busy machine
  * @param recordsExpected  records the phase should write over all runs (calls x threads x depth x runs), 0 for phases that write none
  * @param recordsWritten   records counted in the framework's output, summed over runs, or null
  * @param reason           why a field is null, or how records were counted; null when nothing to say
@@ -32,5 +34,5 @@ import java.util.List;
  */
 public record Result(String framework, String version, String jdk, String phase, int threads, long calls, int runs,
         int depth, Double meanUs, Double medianUs, Double minUs, Double maxUs, Double overheadNsPerExecution,
-        Long recordsExpected, Long recordsWritten, String reason, Double startupMs, Double heapUsedMb,
+        Double overheadMedianNsPerExecution, Long recordsExpected, Long recordsWritten, String reason, Double startupMs, Double heapUsedMb,
         Double agentHeapMb, Integer threadCount, List<String> agentThreads, List<String> errors) {}

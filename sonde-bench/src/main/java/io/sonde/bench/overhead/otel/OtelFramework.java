@@ -89,7 +89,7 @@ public final class OtelFramework implements Framework {
                     @Override
                     public RecordCount countRecords() {
                         List<String> problems = sink.problems();
-                        String note = "spans that arrived at the OTLP receiver (" + sink.requests() + " requests)";
+                        String note = "spans that arrived at the OTLP receiver; the agent's batch span processor drops spans when its queue is full";
                         if (!problems.isEmpty()) {
                             note += "; decode problems: " + String.join("; ", problems);
                         }

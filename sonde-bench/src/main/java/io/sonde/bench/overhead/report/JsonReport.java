@@ -12,7 +12,7 @@ import java.util.List;
 /**
  * Writes {@code overhead.json}: an array with one object per framework x phase x threads x JDK.
  * Keys: framework, version, jdk, phase, threads, calls, runs, depth, mean_us, median_us, min_us,
- * max_us, overhead_ns_per_execution, records_expected, records_written, reason, startup_ms,
+ * max_us, overhead_ns_per_execution, overhead_median_ns_per_execution, records_expected, records_written, reason, startup_ms,
  * heap_used_mb, agent_heap_mb, thread_count, agent_threads, errors. Unknown values are null.
  */
 public final class JsonReport {
@@ -38,6 +38,7 @@ public final class JsonReport {
             o.put("min_us", round(r.minUs()));
             o.put("max_us", round(r.maxUs()));
             o.put("overhead_ns_per_execution", round(r.overheadNsPerExecution()));
+            o.put("overhead_median_ns_per_execution", round(r.overheadMedianNsPerExecution()));
             o.put("records_expected", r.recordsExpected());
             o.put("records_written", r.recordsWritten());
             o.put("reason", r.reason());

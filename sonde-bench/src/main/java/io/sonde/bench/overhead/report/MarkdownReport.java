@@ -38,8 +38,10 @@ public final class MarkdownReport {
                 "%d calls per thread and JVM run (first half warm-up), %d run(s), recursion depth %d, method time %d ns; "
                         + "finished in %.0f s.%n%n",
                 options.calls(), options.runs(), options.depth(), options.methodTimeNanos(), seconds));
-        md.append("Cells: mean us per call (median) / overhead per monitored execution in ns over no-instrumentation / "
-                + "records written of expected. Ratio = Kieker overhead / Sonde overhead.\n");
+        md.append("Cells: mean us per call (median) / overhead per monitored execution in ns over no-instrumentation, "
+                + "from the means (from the medians) / records written of expected. Ratio = Kieker overhead / Sonde "
+                + "overhead, from the means (from the medians). On a busy machine the means carry the outliers "
+                + "(descheduling, GC); the medians are the steadier figure.\n");
         Set<String> jdks = new LinkedHashSet<>();
         Set<Integer> threadCounts = new LinkedHashSet<>();
         List<String> frameworks = new ArrayList<>();
@@ -84,7 +86,9 @@ public final class MarkdownReport {
         }
         md.append("\n## Agent start-up, heap and threads\n\n");
         md.append("JVM launch to the first line of `main` (mean over runs), heap used after a full GC at the end of a run "
-                + "(and its difference to no-instrumentation), live threads at the end and the agent's own threads.\n\n");
+                + "(and its difference to no-instrumentation), live threads at the end and the agent's own threads. "
+                + "In Sonde's deactivated phase the RMI threads and the Attach Listener come from the JMX connection "
+                + "the harness opens to switch the probes off, not from the agent.\n\n");
         md.append("| jdk | threads | framework | phase | start-up ms | heap MiB (agent) | threads | agent threads |\n");
         md.append("|---|---|---|---|---|---|---|---|\n");
         Set<String> baselineDone = new LinkedHashSet<>();
@@ -142,7 +146,8 @@ public final class MarkdownReport {
         }
         StringBuilder c = new StringBuilder(String.format(Locale.ROOT, "%.3f (%.3f)", r.meanUs(), r.medianUs()));
         if (r.overheadNsPerExecution() != null && !r.phase().equals(Phase.NO_INSTRUMENTATION.label())) {
-            c.append(String.format(Locale.ROOT, " / %+.1f ns", r.overheadNsPerExecution()));
+            c.append(String.format(Locale.ROOT, " / %+.1f ns (%+.1f)", r.overheadNsPerExecution(),
+                    r.overheadMedianNsPerExecution()));
         }
         if (r.recordsExpected() != null && r.recordsExpected() > 0) {
             c.append(" / ").append(r.recordsWritten() == null ? "?" : Long.toString(r.recordsWritten()))
@@ -156,9 +161,14 @@ public final class MarkdownReport {
                 || sonde.overheadNsPerExecution() == null) {
             return "";
         }
-        if (sonde.overheadNsPerExecution() <= 0) {
-            return "Sonde within noise";
+        return one(kieker.overheadNsPerExecution(), sonde.overheadNsPerExecution()) + " ("
+                + one(kieker.overheadMedianNsPerExecution(), sonde.overheadMedianNsPerExecution()) + ")";
+    }
+
+    private static String one(double kieker, double sonde) {
+        if (sonde <= 0 || kieker <= 0) {
+            return "within noise"; // an overhead at or below zero: no meaningful ratio
         }
-        return String.format(Locale.ROOT, "%.1f x", kieker.overheadNsPerExecution() / sonde.overheadNsPerExecution());
+        return String.format(Locale.ROOT, "%.1f x", kieker / sonde);
     }
 }
