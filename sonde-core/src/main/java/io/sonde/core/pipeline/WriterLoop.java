@@ -219,6 +219,13 @@ final class WriterLoop implements Runnable, WriterContext {
                 block = FrameHeader.beginBlock(frame, b.threadId());
                 frameHasBlocks = true;
             }
+            if (runLen > 0 && runStart + runLen != i) {
+                // the ring wrapped exactly at its end (no pad byte): the run is not contiguous
+                frame.put(ring, runStart, runLen);
+                frameRecords += runRecords;
+                runLen = 0;
+                runRecords = 0;
+            }
             if (runLen == 0) runStart = i;
             runLen += size;
             if (Format.isDataRecord(type)) runRecords++;
