@@ -24,7 +24,7 @@ public final class AnalysisOptions {
     public double skipCooldownSeconds;
     /** How many trace trees to keep for display and export. */
     public int keepTrees = 10;
-    /** Timeline bucket width in ns; 0 chooses one (1 s, or wider to stay under 2000 buckets). */
+    /** Timeline bucket width in ns; 0 chooses one (1 s, or wider to stay under 1000 buckets). */
     public long bucketNanos;
     /** Per-probe cost to subtract (perturbation correction). */
     public ProbeCost probeCost = ProbeCost.NONE;

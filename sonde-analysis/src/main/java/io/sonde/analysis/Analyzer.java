@@ -20,8 +20,8 @@ import java.util.regex.Pattern;
  * open stacks, per-operation aggregates, and at most {@link AnalysisOptions#keepTrees} trees.
  */
 public final class Analyzer {
-    /** Most timeline buckets chosen automatically. */
-    static final long AUTO_MAX_BUCKETS = 2000;
+    /** Most timeline buckets chosen automatically (each costs 12 bytes per operation). */
+    static final long AUTO_MAX_BUCKETS = 1000;
 
     private Analyzer() {}
 

@@ -17,7 +17,7 @@ public final class OperationStats {
     private long cpuExclusiveSum;
     private long cpuExclusiveCount;
     private long exceptions;
-    private long[] bucketCalls = new long[8];
+    private int[] bucketCalls = new int[8];
     private long[] bucketWallSum = new long[8];
     private int buckets;
 

@@ -106,12 +106,13 @@ class StatisticsTest {
     @Test
     void latencyDistributionIsExactUpToItsLimitAndCloseBeyond() {
         LatencyDistribution d = new LatencyDistribution();
-        for (int i = 1; i <= 1000; i++) d.record(i * 1000L);
+        int n = LatencyDistribution.EXACT_LIMIT;
+        for (int i = n; i >= 1; i--) d.record(i * 1000L);
         assertThat(d.isExact()).isTrue();
-        assertThat(d.percentile(50)).isEqualTo(500_000);
-        assertThat(d.percentile(99)).isEqualTo(990_000);
-        assertThat(d.percentile(100)).isEqualTo(1_000_000);
-        for (int i = 1001; i <= 100_000; i++) d.record(i * 1000L);
+        assertThat(d.percentile(50)).isEqualTo(n / 2 * 1000L);
+        assertThat(d.percentile(99)).isEqualTo((long) Math.ceil(0.99 * n) * 1000L);
+        assertThat(d.percentile(100)).isEqualTo(n * 1000L);
+        for (int i = n + 1; i <= 100_000; i++) d.record(i * 1000L);
         assertThat(d.isExact()).isFalse();
         assertThat(d.count()).isEqualTo(100_000);
         assertThat(d.max()).isEqualTo(100_000_000L);
