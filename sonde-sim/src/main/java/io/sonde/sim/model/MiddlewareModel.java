@@ -125,6 +125,7 @@ public final class MiddlewareModel {
         private Sampler interArrival;
         private final boolean wallClockServant;
         private final boolean replyWaitsForReceiver;
+        private final boolean perRunnableThread;
 
         Replica(Simulation sim, MiddlewareConfig cfg) {
             this.sim = sim;
@@ -155,6 +156,7 @@ public final class MiddlewareModel {
             orbMutex = new ModelLock(sim, () -> wakeCost(p.monitorWake())).recordContention(mutexWait);
             wallClockServant = cfg.profile().text("servant_cpu_clock", "cpu").equals("wall");
             replyWaitsForReceiver = cfg.profile().number("reply_waits_for_receiver") != 0;
+            perRunnableThread = cfg.profile().text("wakeup_per_thread_scope", "all").equals("runnable");
             int n = cfg.receivers();
             receivers = new Receiver[n];
             for (int i = 0; i < n; i++) {
@@ -260,7 +262,8 @@ public final class MiddlewareModel {
          * the CPU time per request growing from 1.8 ms with 2 clients to 2.3 ms with 64).
          */
         private double wakeCost(double base) {
-            return base + p.wakePerThread() * machine.threads().size();
+            int threads = perRunnableThread ? machine.scheduler().runnable() + 1 : machine.threads().size();
+            return base + p.wakePerThread() * threads;
         }
 
         /** A servant that spins until a wall-clock deadline (time preempted counts as served). */

@@ -99,7 +99,7 @@ class ScenarioRunnerTest {
         expectError(base.replace("exponential(1ms)", "exponential(1xs)"), 7, "1xs");
         expectError(base.replace("cpus: 1}", "cpus: 0}"), 2, "cpus must be between 1");
         expectError(base.replace("requests: 10}", "requests: 10, colour: red}"), 10, "unknown key 'colour'");
-        expectError(base.replace("programs:", "programs: [a"), 4, "syntax error");
+        expectError(base.replace("programs:", "programs: [a"), 5, "syntax error");
         expectError(base.replace("rate: 5", "rate: $rate"), 10, "unknown parameter $rate");
         expectError(base.replace("program: server}", "program: client}"), 9, "unknown program 'client'");
     }

@@ -9,13 +9,15 @@ public final class CalibrationHarness {
         CalibrationProfile p = CalibrationProfile.defaultProfile();
         String only = null;
         int reps = 4;
+        int openRequests = 6000;
         for (String a : args) {
             String[] kv = a.split("=", 2);
             if (kv[0].equals("only")) { only = kv[1]; continue; }
             if (kv[0].equals("reps")) { reps = Integer.parseInt(kv[1]); continue; }
+            if (kv[0].equals("open")) { openRequests = Integer.parseInt(kv[1]); continue; }
             p = p.with(kv[0], kv[1]);
         }
-        Validator v = new Validator(new Validator.Settings(p, reps, 1, 6000, 200, 45_000));
+        Validator v = new Validator(new Validator.Settings(p, reps, 1, openRequests, 200, 45_000));
         List<Validator.TableResult> res = v.run();
         for (Validator.TableResult r : res) {
             if (only != null && !only.contains(r.table())) continue;
