@@ -42,6 +42,12 @@ final class AgentProcess implements AutoCloseable {
 
     /** Starts the sample scenario on the given JDK. */
     static AgentProcess start(Path javaHome, String agentOptions, String scenario) throws IOException {
+        return start(javaHome, agentOptions, TEST_CLASSES, scenario);
+    }
+
+    /** Starts the sample with a class path of its own and any scenario arguments. */
+    static AgentProcess start(Path javaHome, String agentOptions, String classPath, String... scenario)
+            throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(javaHome.resolve("bin").resolve("java").toString());
         cmd.add("-Xmx128m");
@@ -49,9 +55,9 @@ final class AgentProcess implements AutoCloseable {
             cmd.add("-javaagent:" + AGENT_JAR.toAbsolutePath() + (agentOptions.isEmpty() ? "" : "=" + agentOptions));
         }
         cmd.add("-cp");
-        cmd.add(TEST_CLASSES);
+        cmd.add(classPath);
         cmd.add(SAMPLE);
-        cmd.add(scenario);
+        cmd.addAll(List.of(scenario));
         return new AgentProcess(new ProcessBuilder(cmd).start());
     }
 

@@ -240,6 +240,48 @@ class InstrumentationIT {
         assertThat(r.trailer.written()).isEqualTo(r.trailer.produced()).isEqualTo(2L * 16 * 500 * 4);
     }
 
+    /**
+     * A class whose method cannot take the probe (its code is near the JVM's 64 KiB limit, so the
+     * woven method would be too large): reported once, left alone, and the application carries on.
+     */
+    @Test
+    void aClassThatCannotBeInstrumentedIsLoggedOnceAndLeftAlone() throws Exception {
+        Path classes = dir.resolve("generated");
+        String name = "io.sonde.agent.sample.gen.Huge";
+        // 32,760 x (iconst_0, pop) = 65,520 bytes of code, then iconst_1, ireturn
+        net.bytebuddy.implementation.bytecode.StackManipulation[] body =
+                new net.bytebuddy.implementation.bytecode.StackManipulation[2 * 32_760 + 2];
+        for (int i = 0; i < 32_760; i++) {
+            body[2 * i] = net.bytebuddy.implementation.bytecode.constant.IntegerConstant.ZERO;
+            body[2 * i + 1] = net.bytebuddy.implementation.bytecode.Removal.SINGLE;
+        }
+        body[body.length - 2] = net.bytebuddy.implementation.bytecode.constant.IntegerConstant.ONE;
+        body[body.length - 1] = net.bytebuddy.implementation.bytecode.member.MethodReturn.INTEGER;
+        new net.bytebuddy.ByteBuddy()
+                .subclass(Object.class)
+                .name(name)
+                .defineMethod("run", int.class, net.bytebuddy.description.modifier.Visibility.PUBLIC,
+                        net.bytebuddy.description.modifier.Ownership.STATIC)
+                .intercept(new net.bytebuddy.implementation.Implementation.Simple(body))
+                .make()
+                .saveIn(classes.toFile());
+        Path out = dir.resolve("out");
+        String cp = AgentProcess.TEST_CLASSES + java.io.File.pathSeparator + classes;
+        try (AgentProcess p = AgentProcess.start(Path.of(System.getProperty("java.home")),
+                "include=" + SAMPLE + "*,file.dir=" + out, cp, "huge", name)) {
+            assertThat(p.awaitLine("huge returned")).isEqualTo("huge returned 1");
+            assertThat(p.awaitLine("huge returned")).isEqualTo("huge returned 1");
+            p.awaitLine("done");
+            assertThat(p.awaitExit()).as(p.stderr()).isZero();
+            List<String> complaints = p.stderr().lines().filter(l -> l.contains("cannot instrument")).collect(Collectors.toList());
+            assertThat(complaints).singleElement().asString()
+                    .startsWith("sonde-agent: cannot instrument " + name + ", leaving it alone: ");
+        }
+        Recorded r = Recorded.read(out);
+        assertThat(r.records).noneMatch(x -> x.probe() != null && x.probe().startsWith(name));
+        assertThat(r.enters(".checkout")).isEqualTo(1);
+    }
+
     /** The agent on JDK 25 (if installed here): no warnings (Byte Buddy's relocated safe mode), same records. */
     @Test
     void worksOnJdk25WithoutWarnings() throws Exception {
