@@ -43,7 +43,7 @@ public final class AnalysisFilter implements ExecutionListener {
     public boolean wantsTree(ThreadInfo thread, long startWallNanos) {
         // A root outside the window would be dropped in onTrace: do not keep its nodes at all.
         if (!window.contains(startWallNanos)) return false;
-        for (ExecutionListener l : downstream) if (l.wantsTree(thread, startWallNanos)) return true;
+        for (int i = 0; i < downstream.size(); i++) if (downstream.get(i).wantsTree(thread, startWallNanos)) return true;
         return false;
     }
 

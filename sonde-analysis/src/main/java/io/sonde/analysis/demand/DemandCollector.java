@@ -27,8 +27,9 @@ public final class DemandCollector implements ExecutionListener {
 
     private final List<Group> groups;
     private final Map<String, GroupDemands> byGroup = new LinkedHashMap<>();
-    // Thread → group name; the pattern runs once per thread.
-    private final Map<ThreadInfo, GroupDemands> threadGroups = new java.util.HashMap<>();
+    // Thread -> group; the pattern runs once per thread. By identity: the tree builder keeps one
+    // ThreadInfo per thread, and record hash codes (agent UUID, host, name) cost on every switch.
+    private final Map<ThreadInfo, GroupDemands> threadGroups = new java.util.IdentityHashMap<>();
     private ThreadInfo lastThread;
     private GroupDemands lastGroup;
 
@@ -43,8 +44,12 @@ public final class DemandCollector implements ExecutionListener {
         if (e.thread() == lastThread) {
             g = lastGroup;
         } else {
-            g = threadGroups.computeIfAbsent(e.thread(), this::groupOf);
-            g.threads.add(e.thread());
+            g = threadGroups.get(e.thread());
+            if (g == null) {
+                g = groupOf(e.thread());
+                threadGroups.put(e.thread(), g);
+                g.threads.add(e.thread());
+            }
             lastThread = e.thread();
             lastGroup = g;
         }

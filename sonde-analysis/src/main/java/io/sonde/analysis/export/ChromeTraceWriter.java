@@ -13,7 +13,8 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashSet;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.Set;
 
 /**
@@ -26,8 +27,10 @@ import java.util.Set;
 public final class ChromeTraceWriter implements ExecutionListener, Closeable {
     private final JsonGenerator g;
     private final long originNanos;
-    private final Set<AgentInfo> agentsNamed = new HashSet<>();
-    private final Set<ThreadInfo> threadsNamed = new HashSet<>();
+    // By identity: one ThreadInfo per thread (record hash codes are not cheap per execution).
+    private final Set<AgentInfo> agentsNamed = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Set<ThreadInfo> threadsNamed = Collections.newSetFromMap(new IdentityHashMap<>());
+    private ThreadInfo lastThread;
     private long events;
 
     public ChromeTraceWriter(Path file, long originNanos) throws IOException {
@@ -47,10 +50,13 @@ public final class ChromeTraceWriter implements ExecutionListener, Closeable {
         try {
             ThreadInfo t = e.thread();
             int pid = t.agent().index() + 1;
-            if (agentsNamed.add(t.agent())) {
-                metadata("process_name", pid, 0, t.agent().host() + " pid " + t.agent().pid() + " (" + t.agent().id() + ")");
+            if (t != lastThread) {
+                lastThread = t;
+                if (agentsNamed.add(t.agent())) {
+                    metadata("process_name", pid, 0, t.agent().host() + " pid " + t.agent().pid() + " (" + t.agent().id() + ")");
+                }
+                if (threadsNamed.add(t)) metadata("thread_name", pid, t.threadId(), t.name());
             }
-            if (threadsNamed.add(t)) metadata("thread_name", pid, t.threadId(), t.name());
             g.writeStartObject();
             g.writeStringField("name", e.operation().name());
             g.writeStringField("cat", "sonde");
