@@ -154,6 +154,33 @@ class ApiTest {
     }
 
     @Test
+    void threadFilterExcludesThreadsOnceAndCompletely() throws Exception {
+        Counters c;
+        Monitor m = start("writer", "discard");
+        boolean[] enteredOnFiltered = new boolean[1];
+        try {
+            m.pipeline().runtime().setThreadFilter(t -> !t.getName().startsWith("quiet-"));
+            MethodProbe p = m.methodProbe("a.B.c", "()V");
+            EventType ev = m.eventType("e");
+            Thread quiet = new Thread(() -> {
+                boolean e = p.enter();
+                enteredOnFiltered[0] = e;
+                ev.emit();
+                p.exit(e);
+            }, "quiet-1");
+            quiet.start();
+            quiet.join();
+            p.exit(p.enter());
+        } finally {
+            m.close();
+        }
+        c = m.counters();
+        assertThat(enteredOnFiltered[0]).isFalse();
+        assertThat(c.produced()).isEqualTo(2);
+        assertThat(c.written()).isEqualTo(2);
+    }
+
+    @Test
     void eventTypesTooLargeForTheRingAreRejected() {
         try (Monitor m = start("buffer.bytes", "256")) {
             EventField[] many = new EventField[20];
