@@ -4,7 +4,6 @@ import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
 import static net.bytebuddy.matcher.ElementMatchers.isBridge;
 import static net.bytebuddy.matcher.ElementMatchers.isMethod;
 import static net.bytebuddy.matcher.ElementMatchers.isNative;
-import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 import static net.bytebuddy.matcher.ElementMatchers.not;
 
 import io.sonde.agent.AgentLog;
@@ -76,21 +75,32 @@ public final class Instrumenter {
                 .with(AgentBuilder.RedefinitionStrategy.Listener.BatchReallocator.splitting())
                 .with(AgentBuilder.Listener.ModuleReadEdgeCompleting.of(inst, false, io.sonde.core.probe.Probes.class))
                 .with(new Reporting())
-                .ignore(ElementMatchers.<TypeDescription>isSynthetic()
-                        .or(ElementMatchers.isInterface().and(ElementMatchers.not(ElementMatchers.declaresMethod(not(isAbstract())))))
-                        .or(nameStartsWith("io.sonde.agent."))
-                        .or(nameStartsWith("io.sonde.core."))
-                        .or(nameStartsWith("io.sonde.format."))
-                        .or(nameStartsWith("net.bytebuddy."))
-                        .or(nameStartsWith("java."))
-                        .or(nameStartsWith("javax."))
-                        .or(nameStartsWith("jdk."))
-                        .or(nameStartsWith("sun."))
-                        .or(nameStartsWith("com.sun.")),
-                        ElementMatchers.isBootstrapClassLoader().or(ElementMatchers.isExtensionClassLoader()))
+                .ignore(Instrumenter::ignored)
                 .type(candidateType)
                 .transform((builder, type, loader, module, domain) -> builder.visit(advice.on(selected(type))))
                 .installOn(inst);
+    }
+
+    private static final ClassLoader PLATFORM = ClassLoader.getPlatformClassLoader();
+    // Sonde's own classes need no name rule: they are on the bootstrap class path, so every
+    // loader that delegates finds them there (loader == null below).
+    private static final String[] IGNORED_PREFIXES = {
+        "io.sonde.agent.shaded.", "net.bytebuddy.", "java.", "javax.", "jdk.", "sun.", "com.sun.",
+    };
+
+    /** Never woven: classes of the JDK's loaders (and Sonde's), Byte Buddy's, synthetic classes. */
+    private static boolean ignored(
+            TypeDescription type, ClassLoader loader, JavaModule module, Class<?> redefined, java.security.ProtectionDomain pd) {
+        if (loader == null || loader == PLATFORM || type.isSynthetic()) {
+            return true;
+        }
+        String name = type.getName();
+        for (String prefix : IGNORED_PREFIXES) {
+            if (name.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Number of classes woven so far. */

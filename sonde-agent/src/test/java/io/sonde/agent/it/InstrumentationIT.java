@@ -93,6 +93,14 @@ class InstrumentationIT {
     }
 
     @Test
+    void includeEverythingStillLeavesTheJdkAndSondeAlone() throws Exception {
+        Recorded r = run("include=*", "executor");
+        assertThat(r.records).filteredOn(x -> x.probe() != null)
+                .allSatisfy(x -> assertThat(x.probe()).startsWith(SAMPLE));
+        assertThat(r.enters(".dispatch")).isEqualTo(1);
+    }
+
+    @Test
     void rulesApplyTopToBottomFirstMatchWins() throws Exception {
         // exclude price before the broad include: price is not probed, checkout is
         Recorded r = run("exclude=*.price,include=" + SAMPLE + "SampleApp$Shop.*", "basic");
