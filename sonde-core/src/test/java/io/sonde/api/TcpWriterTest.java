@@ -186,4 +186,26 @@ class TcpWriterTest {
         }
         for (int k = 1; k < all.size(); k++) assertThat(all.get(k)).isGreaterThan(all.get(k - 1));
     }
+
+    @Test
+    void aReceiverThatNeverComesUpCostsRecordsCountedAsWriterFailedNotAHang() throws Exception {
+        int port;
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = probe.getLocalPort(); // closed again: nothing listens there
+        }
+        Monitor m = Sonde.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.port", String.valueOf(port),
+                "flush.interval.ms", "10", "shutdown.timeout.ms", "1500", "policy", "drop", "buffer.bytes", "4096")));
+        try {
+            EventType ev = m.eventType("n", EventField.longField("n"));
+            for (long k = 0; k < 1000; k++) ev.begin().putLong(k).end();
+            Thread.sleep(200);
+        } finally {
+            m.close();
+        }
+        Counters c = m.counters();
+        assertThat(c.produced()).isEqualTo(1000);
+        assertThat(c.written()).isZero();
+        assertThat(c.droppedWriterFailed()).isPositive();
+        assertThat(c.produced()).isEqualTo(c.written() + c.dropped());
+    }
 }

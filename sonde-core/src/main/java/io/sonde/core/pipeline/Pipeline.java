@@ -261,7 +261,8 @@ public final class Pipeline implements RingHost {
         synchronized (this) {
             if (!closeStarted) {
                 closeStarted = true;
-                closeDeadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(shutdownTimeoutMs);
+                // writers that retry (tcp) give up at 80 % of the timeout, leaving time for the trailer
+                closeDeadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(shutdownTimeoutMs) * 4 / 5;
                 runtime.disableAll(); // no new enters; exits of running methods still record
                 closed = true; // producers with a full ring now drop (reason closed) instead of waiting
                 loop.stop = true;
