@@ -99,8 +99,42 @@ public final class SondeFramework implements Framework {
     private Path snapshot(Path jar) throws IOException {
         Files.createDirectories(snapshotDir);
         Path copy = snapshotDir.resolve("sonde-agent.jar");
-        Files.copy(jar, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        return copy.toAbsolutePath();
+        // The build may be rewriting the jar right now: copy until the copy is a whole, valid jar.
+        String problem = null;
+        for (int attempt = 0; attempt < 15; attempt++) {
+            Files.copy(jar, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            problem = validJar(copy);
+            if (problem == null) {
+                return copy.toAbsolutePath();
+            }
+            try {
+                Thread.sleep(2_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        throw new IOException("Sonde agent jar " + jar + " is not a valid jar (being rebuilt?): " + problem);
+    }
+
+    /** Null when every entry of the jar reads back with a good CRC, else the problem. */
+    private static String validJar(Path jar) {
+        try (java.util.jar.JarFile file = new java.util.jar.JarFile(jar.toFile(), true)) {
+            java.util.Enumeration<java.util.jar.JarEntry> entries = file.entries();
+            byte[] buffer = new byte[1 << 16];
+            boolean premain = file.getManifest() != null
+                    && file.getManifest().getMainAttributes().getValue("Premain-Class") != null;
+            while (entries.hasMoreElements()) {
+                try (java.io.InputStream in = file.getInputStream(entries.nextElement())) {
+                    while (in.read(buffer) >= 0) {
+                        // reading to the end checks the entry's CRC
+                    }
+                }
+            }
+            return premain ? null : "no Premain-Class in its manifest";
+        } catch (IOException | RuntimeException e) {
+            return e.toString();
+        }
     }
 
     /** The agent jar the runs use (after {@link #prepare()}). */
