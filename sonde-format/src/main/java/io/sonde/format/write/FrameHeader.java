@@ -96,10 +96,13 @@ public final class FrameHeader {
         buf.putLong(Format.FRAME_OFF_SEQUENCE, sequence);
         buf.putLong(Format.FRAME_OFF_WALL_NANOS, wallNanos);
         buf.putLong(Format.FRAME_OFF_MONO_NANOS, monoNanos);
-        ByteBuffer view = buf.duplicate();
-        view.limit(length).position(Format.FRAME_OFF_TYPE);
+        // CRC over [12, length) using the buffer itself (no duplicate: no allocation per frame)
+        int pos = buf.position();
+        int lim = buf.limit();
+        buf.limit(length).position(Format.FRAME_OFF_TYPE);
         crc.reset();
-        crc.update(view);
+        crc.update(buf);
+        buf.limit(lim).position(pos);
         buf.putInt(Format.FRAME_OFF_CRC, (int) crc.getValue());
     }
 
