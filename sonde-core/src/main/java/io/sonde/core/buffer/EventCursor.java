@@ -12,23 +12,35 @@ public final class EventCursor implements EventWriter {
     public static final EventWriter DISCARD = new Discard();
 
     private final ThreadBuffer buffer;
-    /** Ring index of the next field value; -1 when the event was dropped. */
-    private int index = -1;
+    /**
+     * Field values are staged here and copied into the ring at {@link #end()}: the ring space is
+     * claimed only then, so code run between begin() and end() on this thread (for example a
+     * probed method computing a field value) can record its own records without ever seeing a
+     * half-written event, and no claimed-but-unpublished space is left behind.
+     */
+    private final byte[] staged = new byte[255 * 8];
+    private int length;
     private byte[] types;
     private int field;
+    private int typeId;
+    private int recordBytes;
+    private long time;
     private boolean open;
 
     EventCursor(ThreadBuffer buffer) {
         this.buffer = buffer;
     }
 
-    /** Starts an event (ends an unfinished previous one first). */
+    /** Starts an event (ends an unfinished previous one first); {@code time} is its time stamp. */
     public EventWriter begin(int typeId, byte[] fieldTypes, int recordBytes, long time) {
         if (open) end();
-        types = fieldTypes;
+        this.types = fieldTypes;
+        this.typeId = typeId;
+        this.recordBytes = recordBytes;
+        this.time = time;
         field = 0;
+        length = 0;
         open = true;
-        index = buffer.beginEvent(typeId, time, recordBytes);
         return this;
     }
 
@@ -45,47 +57,39 @@ public final class EventCursor implements EventWriter {
     @Override
     public EventWriter putBoolean(boolean value) {
         check(Format.FIELD_BOOLEAN);
-        if (index >= 0) buffer.putByte(index++, value ? (byte) 1 : (byte) 0);
+        staged[length++] = value ? (byte) 1 : (byte) 0;
         return this;
     }
 
     @Override
     public EventWriter putInt(int value) {
         check(Format.FIELD_INT);
-        if (index >= 0) {
-            buffer.putInt(index, value);
-            index += 4;
-        }
+        ThreadBuffer.INTS.set(staged, length, value);
+        length += 4;
         return this;
     }
 
     @Override
     public EventWriter putLong(long value) {
         check(Format.FIELD_LONG);
-        if (index >= 0) {
-            buffer.putLong(index, value);
-            index += 8;
-        }
+        ThreadBuffer.LONGS.set(staged, length, value);
+        length += 8;
         return this;
     }
 
     @Override
     public EventWriter putDouble(double value) {
         check(Format.FIELD_DOUBLE);
-        if (index >= 0) {
-            buffer.putLong(index, Double.doubleToRawLongBits(value));
-            index += 8;
-        }
+        ThreadBuffer.LONGS.set(staged, length, Double.doubleToRawLongBits(value));
+        length += 8;
         return this;
     }
 
     @Override
     public EventWriter putString(int stringId) {
         check(Format.FIELD_STRING);
-        if (index >= 0) {
-            buffer.putInt(index, stringId);
-            index += 4;
-        }
+        ThreadBuffer.INTS.set(staged, length, stringId);
+        length += 4;
         return this;
     }
 
@@ -93,16 +97,14 @@ public final class EventCursor implements EventWriter {
     public void end() {
         if (!open) return;
         open = false;
-        if (index >= 0) {
-            byte[] t = types;
-            for (int f = field; f < t.length; f++) {
-                // fields left out are zero (the ring holds stale bytes)
-                int n = Format.fieldBytes(t[f]);
-                for (int k = 0; k < n; k++) buffer.putByte(index++, (byte) 0);
-            }
+        int valueBytes = recordBytes - Format.EVENT_HEADER_BYTES;
+        // fields left out are zero
+        for (int k = length; k < valueBytes; k++) staged[k] = 0;
+        int i = buffer.beginEvent(typeId, time, recordBytes);
+        if (i >= 0) {
+            buffer.putBytes(i, staged, valueBytes);
             buffer.publish();
         }
-        index = -1;
     }
 
     private static final class Discard implements EventWriter {

@@ -86,9 +86,9 @@ public final class ThreadBuffer extends Pad3 {
     /** Type byte meaning "the rest of the ring up to its end is padding". */
     public static final byte PAD = 0;
 
-    private static final VarHandle LONGS =
+    static final VarHandle LONGS =
             MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle INTS =
+    static final VarHandle INTS =
             MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle PUBLISHED;
     private static final VarHandle READ;
@@ -251,14 +251,19 @@ public final class ThreadBuffer extends Pad3 {
     /**
      * Claims space for an EVENT record of {@code recordBytes} bytes (header included) and writes its
      * header. Returns the ring index of the first field value, or -1 if the record was dropped.
-     * The caller writes the field values with the {@code put*} methods and then calls
-     * {@link #publish()}.
+     * The caller copies the field values in right away and then calls {@link #publish()}, with no
+     * other record of this thread in between.
      */
     public int beginEvent(int eventTypeId, long time, int recordBytes) {
         int i = claim(recordBytes);
         if (i < 0) return -1;
         putProbeRecord(i, Format.EVENT, eventTypeId, time);
         return i + Format.EVENT_HEADER_BYTES;
+    }
+
+    /** Copies {@code n} bytes of {@code src} into the ring at {@code index} (inside a claimed record). */
+    void putBytes(int index, byte[] src, int n) {
+        System.arraycopy(src, 0, ring, index, n);
     }
 
     public void putByte(int index, byte v) {

@@ -289,10 +289,11 @@ class ThreadBufferTest {
         byte[] types = {Format.FIELD_INT, Format.FIELD_DOUBLE, Format.FIELD_BOOLEAN};
         int bytes = 13 + 4 + 8 + 1;
         b.events().begin(7, types, bytes, 99L).putInt(-5).putDouble(1.5).putBoolean(true).end();
-        b.ring()[13 + 26] = 0x55; // stale garbage where the next event's last field goes
-        b.events().begin(7, types, bytes, 100L).putInt(6).end();
+        b.events().begin(7, types, bytes, 100L).putInt(6).putDouble(3.0).putBoolean(true).end();
+        b.events().begin(7, types, bytes, 101L).putInt(6).end(); // staged bytes of the last one are stale
         List<byte[]> r = drain(b, bytes);
-        assertThat(r).hasSize(2);
+        assertThat(r).hasSize(3);
+        r.remove(1);
         ByteBuffer e = le(r.get(0));
         assertThat(e.get(0)).isEqualTo(Format.EVENT);
         assertThat(e.getInt(1)).isEqualTo(7);
@@ -306,5 +307,21 @@ class ThreadBufferTest {
         assertThat(f.get(25)).isZero();
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> b.events().begin(7, types, bytes, 1L).putLong(1))
                 .isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void recordsMadeWhileAnEventIsBeingFilledComeFirstAndIntact() {
+        ThreadBuffer b = new ThreadBuffer(256, false, new Host(), Thread.currentThread(), 1, 1);
+        byte[] types = {Format.FIELD_LONG};
+        int bytes = 13 + 8;
+        io.sonde.api.EventWriter w = b.events().begin(3, types, bytes, 50L);
+        b.enter(1, 60L); // e.g. a probed method computing the field value
+        b.exit(1, 61L);
+        w.putLong(42L).end();
+        List<byte[]> r = drain(b, bytes);
+        assertThat(r).extracting(rec -> rec[0]).containsExactly(Format.TRACE_START, Format.ENTER, Format.EXIT,
+                Format.EVENT);
+        assertThat(le(r.get(3)).getLong(5)).isEqualTo(50L);
+        assertThat(le(r.get(3)).getLong(13)).isEqualTo(42L);
     }
 }
