@@ -9,8 +9,8 @@ import java.util.UUID;
 /**
  * The scenarios of the golden files in {@code src/test/resources/golden/}, built with the
  * test-side encoder. {@code golden/README.md} describes the same scenarios in prose; keep both in
- * step. To regenerate the files after a deliberate format change, run GoldenFilesTest with
- * {@code -Dsonde.golden.write=<dir>}.
+ * step. To regenerate the files after a deliberate format change (a new format version):
+ * {@code mvn -pl sonde-format verify -Dtest=GoldenBytesTest -Dsonde.golden.write=$PWD/sonde-format/src/test/resources/golden}.
  */
 public final class GoldenScenarios {
     private GoldenScenarios() {}
