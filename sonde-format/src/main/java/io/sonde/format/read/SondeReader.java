@@ -718,16 +718,19 @@ public final class SondeReader implements Closeable {
         return LittleEndian.u32(b, rec + 1);
     }
 
-    /** Id of a STRING_DEF, or the thread id of a THREAD_DEF. */
+    private boolean isDefinition() {
+        return recType == Format.PROBE_DEF || recType == Format.STRING_DEF || recType == Format.THREAD_DEF || recType == Format.EVENT_DEF;
+    }
+
+    /** The id a definition record defines (probe, string or event type id, or the thread id of a THREAD_DEF). */
     public long definedId() {
-        require(recType == Format.STRING_DEF || recType == Format.THREAD_DEF || recType == Format.PROBE_DEF || recType == Format.EVENT_DEF,
-                "defined id");
+        require(isDefinition(), "defined id");
         return defId;
     }
 
     /** Value of a STRING_DEF, or the name in a PROBE_DEF, THREAD_DEF or EVENT_DEF. */
     public String definedName() {
-        require(recType < 0, "definition text");
+        require(isDefinition(), "definition text");
         return defText1;
     }
 
