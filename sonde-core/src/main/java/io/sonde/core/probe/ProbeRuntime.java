@@ -116,8 +116,12 @@ public final class ProbeRuntime {
             s = Arrays.copyOf(s, Math.max(id + 1, Math.max(64, s.length * 2)));
         }
         SWITCH.setVolatile(s, id, (byte) 1);
-        if (saved != null) saved = s;
-        else switches = s;
+        if (saved != null) {
+            saved = s;
+        } else if (s != switches) {
+            switches = s;
+            Probes.refresh(this);
+        }
     }
 
     /** Switches probe {@code id} on or off; takes effect in running loops too. */
@@ -137,6 +141,7 @@ public final class ProbeRuntime {
         if (saved == null) {
             saved = switches;
             switches = new byte[0];
+            Probes.refresh(this);
         }
     }
 }

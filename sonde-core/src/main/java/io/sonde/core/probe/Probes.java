@@ -22,17 +22,32 @@ public final class Probes {
     /** The runtime of the running monitor, or {@link ProbeRuntime#NOOP}. */
     private static volatile ProbeRuntime active = ProbeRuntime.NOOP;
 
+    /**
+     * The active runtime's switches array, kept here too so that a switched-off probe costs a
+     * single dependent load chain: this array, then its byte (empty when no monitor runs).
+     */
+    private static volatile byte[] switches = new byte[0];
+
     /** Makes {@code rt} the target of all probes; fails if another monitor is running. */
     public static synchronized void activate(ProbeRuntime rt) {
         if (active != ProbeRuntime.NOOP && active != rt) {
             throw new IllegalStateException("a Sonde monitor is already running in this JVM; close it first");
         }
         active = rt;
+        switches = rt.switches;
     }
 
     /** Ends {@code rt}'s turn (no-op if another runtime is active). */
     public static synchronized void deactivate(ProbeRuntime rt) {
-        if (active == rt) active = ProbeRuntime.NOOP;
+        if (active == rt) {
+            switches = new byte[0];
+            active = ProbeRuntime.NOOP;
+        }
+    }
+
+    /** Called by {@code rt} after it replaced its switches array (growth, close). */
+    static synchronized void refresh(ProbeRuntime rt) {
+        if (active == rt) switches = rt.switches;
     }
 
     /** The active runtime ({@link ProbeRuntime#NOOP} when no monitor runs). */
@@ -46,11 +61,11 @@ public final class Probes {
      * @return true if an ENTER was recorded; pass it to the matching exit call
      */
     public static boolean enter(int id) {
-        ProbeRuntime rt = active;
-        byte[] s = rt.switches;
+        byte[] s = switches;
         if (id < 0 || id >= s.length || (byte) ProbeRuntime.SWITCH.getOpaque(s, id) == 0) {
             return false;
         }
+        ProbeRuntime rt = active;
         ThreadBuffer b = rt.local.get();
         if (b == null && (b = rt.newBuffer()) == null) return false;
         if (b == ProbeRuntime.EXCLUDED) return false; // thread filter said no (agent's thread patterns)
