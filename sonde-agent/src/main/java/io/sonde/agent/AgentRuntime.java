@@ -70,7 +70,7 @@ public final class AgentRuntime {
         } catch (RuntimeException | LinkageError e) {
             AgentLog.info("could not install the instrumentation, the application runs unmonitored: " + e);
         }
-        if (o.executors()) {
+        if (o.executors() && !o.methods().selectsNothing()) { // no probes, no traces to carry
             try {
                 ExecutorInstrumenter.install(inst, agentClasses);
             } catch (RuntimeException | LinkageError e) {

@@ -1,0 +1,66 @@
+package io.sonde.agent.instrument;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ProbeCatalogTest {
+
+    /** A registry like the core's: ids from 1, new probes on. */
+    static final class FakeRegistry implements ProbeCatalog.Registry {
+        final List<String> names = new ArrayList<>();
+        final List<Boolean> on = new ArrayList<>();
+
+        @Override
+        public int register(String name, String signature) {
+            names.add(name + signature);
+            on.add(true);
+            return names.size();
+        }
+
+        @Override
+        public void setEnabled(int id, boolean enabled) {
+            on.set(id - 1, enabled);
+        }
+
+        @Override
+        public boolean isEnabled(int id) {
+            return on.get(id - 1);
+        }
+    }
+
+    @Test
+    void sameMethodSameIdAndSwitchesByPattern() {
+        FakeRegistry reg = new FakeRegistry();
+        ProbeCatalog c = new ProbeCatalog(reg);
+        int a = c.probeFor("com.acme.Shop.price", "(I)I");
+        assertThat(c.probeFor("com.acme.Shop.price", "(I)I")).isEqualTo(a); // enter and exit advice both ask
+        int b = c.probeFor("com.acme.Shop.price", "(J)I"); // overload: its own probe
+        int d = c.probeFor("com.acme.Cart.total", "()I");
+        assertThat(List.of(a, b, d)).doesNotHaveDuplicates();
+        assertThat(reg.names).hasSize(3);
+
+        assertThat(c.switchMatching("*.price", false)).isEqualTo(2);
+        assertThat(c.switchMatching("*.price", false)).isZero(); // already off
+        assertThat(c.isEnabled(a)).isFalse();
+        assertThat(c.isEnabled(d)).isTrue();
+        assertThat(c.matching("com.acme.Shop.*")).extracting(ProbeCatalog.Probe::id).containsExactly(a, b);
+    }
+
+    @Test
+    void probesOfClassesLoadedLaterFollowTheLastMatchingSwitch() {
+        FakeRegistry reg = new FakeRegistry();
+        ProbeCatalog c = new ProbeCatalog(reg);
+        c.switchMatching("com.acme.*", false);
+        c.switchMatching("com.acme.Shop.*", true);
+        int later = c.probeFor("com.acme.Cart.total", "()I");
+        int shop = c.probeFor("com.acme.Shop.price", "(I)I");
+        int other = c.probeFor("org.x.Y.run", "()V");
+        assertThat(c.isEnabled(later)).isFalse();
+        assertThat(c.isEnabled(shop)).isTrue();
+        assertThat(c.isEnabled(other)).isTrue();
+        assertThat(c.size()).isEqualTo(3);
+    }
+}
