@@ -127,8 +127,6 @@ public final class ThreadBuffer extends Pad3 {
     /** Buffer ordinal in the high 32 bits of this thread's trace ids. */
     private long traceIdBase;
     private final EventCursor events = new EventCursor(this);
-    /** True for a thread excluded by the thread filter: probes do not record on it at all. */
-    private final boolean ignored;
 
     /**
      * @param capacity ring bytes, a power of two (0 for the no-buffer placeholder)
@@ -138,17 +136,6 @@ public final class ThreadBuffer extends Pad3 {
      *     agent without a shared counter
      */
     public ThreadBuffer(int capacity, boolean dropWhenFull, RingHost host, Thread owner, long threadId, int ordinal) {
-        this(capacity, dropWhenFull, host, owner, threadId, ordinal, false);
-    }
-
-    /** An ignored thread's marker buffer: no ring, nothing counted, probes return "not entered". */
-    public static ThreadBuffer ignored(RingHost host, Thread owner) {
-        return new ThreadBuffer(0, false, host, owner, owner.getId(), 0, true);
-    }
-
-    private ThreadBuffer(int capacity, boolean dropWhenFull, RingHost host, Thread owner, long threadId, int ordinal,
-            boolean ignored) {
-        this.ignored = ignored;
         if (capacity != 0 && (capacity < 64 || Integer.bitCount(capacity) != 1)) {
             throw new IllegalArgumentException("ring capacity must be a power of two >= 64: " + capacity);
         }
@@ -436,11 +423,6 @@ public final class ThreadBuffer extends Pad3 {
             wokeAt = readPosition;
             host.wakeWriter();
         }
-    }
-
-    /** True if the thread filter excluded this thread (nothing is recorded on it). */
-    public boolean isIgnored() {
-        return ignored;
     }
 
     /** The owner's reusable event writer. */
