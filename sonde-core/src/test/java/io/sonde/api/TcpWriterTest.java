@@ -208,4 +208,34 @@ class TcpWriterTest {
         assertThat(c.droppedWriterFailed()).isPositive();
         assertThat(c.produced()).isEqualTo(c.written() + c.dropped());
     }
+
+    @Test
+    void aReceiverThatStopsReadingDoesNotHangClose() throws Exception {
+        List<Socket> held = new CopyOnWriteArrayList<>();
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread acceptor = new Thread(() -> {
+                try {
+                    while (true) held.add(silent.accept()); // accept, never read
+                } catch (IOException closed) {
+                    // test over
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+            Monitor m = Sonde.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.port",
+                    String.valueOf(silent.getLocalPort()), "policy", "drop", "shutdown.timeout.ms", "2000")));
+            try {
+                EventType ev = m.eventType("n", EventField.longField("n"), EventField.longField("m"));
+                for (long k = 0; k < 3_000_000; k++) ev.begin().putLong(k).putLong(k).end();
+            } finally {
+                m.close(); // returns: the stuck write is interrupted after the timeout
+            }
+            Counters c = m.counters();
+            assertThat(c.produced()).isEqualTo(3_000_000);
+            assertThat(c.produced()).isEqualTo(c.written() + c.dropped());
+            assertThat(c.dropped()).isPositive();
+        } finally {
+            for (Socket s : held) s.close();
+        }
+    }
 }

@@ -275,7 +275,14 @@ public final class Pipeline implements RingHost {
             return;
         }
         try {
-            writerThread.join(Math.max(1, shutdownTimeoutMs));
+            long timeout = Math.max(1, shutdownTimeoutMs);
+            writerThread.join(Math.max(1, timeout * 9 / 10));
+            if (writerThread.isAlive()) {
+                // stuck in I/O (e.g. a receiver that stopped reading): interrupting closes the
+                // interruptible channel, the writer gives up and still finishes its bookkeeping
+                writerThread.interrupt();
+                writerThread.join(Math.max(1, timeout / 10));
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

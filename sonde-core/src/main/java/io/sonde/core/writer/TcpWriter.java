@@ -76,7 +76,7 @@ public final class TcpWriter implements Writer {
             } catch (IOException e) {
                 disconnect();
                 if (context.closing() && System.nanoTime() >= context.closeDeadlineNanos()) {
-                    throw new IOException("tcp writer to " + host + ":" + port + " gave up at close: " + e.getMessage(), e);
+                    throw new IOException("tcp writer to " + host + ":" + port + " gave up at close: " + (e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName()), e);
                 }
                 sleep(jitter(backoff));
                 backoff = Math.min(MAX_BACKOFF_NANOS, backoff * 2);
