@@ -290,6 +290,26 @@ class InstrumentationIT {
         assertThat(r.enters(".checkout")).isEqualTo(1);
     }
 
+    /** The application's own Byte Buddy and the agent's relocated copy do not meet. */
+    @Test
+    void theApplicationsOwnByteBuddyIsUntouched() throws Exception {
+        Path appByteBuddy = Path.of(net.bytebuddy.ByteBuddy.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        String cp = AgentProcess.TEST_CLASSES + java.io.File.pathSeparator + appByteBuddy;
+        Path out = dir.resolve("out");
+        try (AgentProcess p = AgentProcess.start(Path.of(System.getProperty("java.home")),
+                "include=" + SAMPLE + "*,file.dir=" + out, cp, "bytebuddy")) {
+            assertThat(p.awaitLine("made by")).isEqualTo("made by the app's Byte Buddy");
+            assertThat(p.awaitLine("byte buddy ")).contains(appByteBuddy.getFileName().toString());
+            p.awaitLine("done");
+            assertThat(p.awaitExit()).as(p.stderr()).isZero();
+            assertThat(p.stderr()).isEmpty();
+        }
+        Recorded r = Recorded.read(out);
+        assertThat(r.enters("ByteBuddyUser.ownByteBuddy")).isEqualTo(1);
+        assertThat(r.enters(".checkout")).isEqualTo(1);
+        assertThat(r.records).noneMatch(x -> x.probe() != null && x.probe().startsWith("net.bytebuddy"));
+    }
+
     /** The agent on JDK 25 (if installed here): no warnings (Byte Buddy's relocated safe mode), same records. */
     @Test
     void worksOnJdk25WithoutWarnings() throws Exception {

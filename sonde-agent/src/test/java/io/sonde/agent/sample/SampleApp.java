@@ -31,6 +31,7 @@ public final class SampleApp {
             case "loop" -> loop();
             case "many" -> many();
             case "huge" -> huge(args[1]);
+            case "bytebuddy" -> ByteBuddyUser.ownByteBuddy();
             default -> throw new IllegalArgumentException("unknown scenario " + scenario);
         }
         System.out.println("done");
