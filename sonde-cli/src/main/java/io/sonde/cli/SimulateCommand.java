@@ -62,7 +62,7 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--arrivals", paramLabel = "poisson:RATE/s", description = "open Poisson arrivals instead of closed clients")
     String arrivals;
 
-    @Option(names = "--requests", paramLabel = "N", description = "requests of the open workload (default 15000)")
+    @Option(names = "--requests", paramLabel = "N", description = "requests of the open workload (default 15000); scenario files: overrides the arrivals' request count")
     Integer requests;
 
     @Option(names = "--connections", paramLabel = "N", description = "connections of the open workload (default 1)")
