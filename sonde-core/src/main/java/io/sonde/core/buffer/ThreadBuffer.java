@@ -35,6 +35,8 @@ abstract class ProducerFields {
     /** Parent for the next trace this thread starts (set for executor hand-off). */
     long parentTraceId;
     int parentOrderIndex = -1;
+    /** True: the parent above applies to every trace this thread starts until it is reset (a task's traces). */
+    boolean parentForEveryTrace;
 
     // ---- counters: written by the owner (opaque/release stores), read by anyone
     long produced;
@@ -303,8 +305,10 @@ public final class ThreadBuffer extends Pad3 {
             traceId = traceIdBase | n;
             traceParentId = parentTraceId;
             traceParentOrder = parentOrderIndex;
-            parentTraceId = 0;
-            parentOrderIndex = -1;
+            if (!parentForEveryTrace) {
+                parentTraceId = 0;
+                parentOrderIndex = -1;
+            }
         } else {
             order = nextOrder++;
         }
@@ -453,8 +457,19 @@ public final class ThreadBuffer extends Pad3 {
      * TRACE_START). Has no effect on a trace already running on this thread.
      */
     public void setParent(long parentTraceId, int parentOrderIndex) {
+        setParent(parentTraceId, parentOrderIndex, false);
+    }
+
+    /**
+     * Like {@link #setParent(long, int)}; with {@code forEveryTrace} the parent applies to every
+     * trace the thread starts until the next {@code setParent} call (the java agent sets it for
+     * the duration of an executor task, so each top-level call of the task is linked, and resets
+     * it with {@code setParent(0, -1)} when the task ends).
+     */
+    public void setParent(long parentTraceId, int parentOrderIndex, boolean forEveryTrace) {
         this.parentTraceId = parentTraceId;
         this.parentOrderIndex = parentOrderIndex;
+        this.parentForEveryTrace = forEveryTrace;
     }
 
     // =====================================================================================
