@@ -6,8 +6,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ForkJoinTask;
 
 /**
- * Wraps tasks handed to executors so that their execution continues the submitter's trace: the
- * first trace the task starts on the worker thread is a child trace whose TRACE_START names the
+ * Wraps tasks handed to executors so that their execution continues the submitter's trace: each
+ * trace the task starts on the worker thread is a child trace whose TRACE_START names the
  * submitter's trace id and the order index of the method execution that submitted the task.
  *
  * <p>Called from advice inlined into {@code java.util.concurrent} classes, so it lives on the
@@ -52,13 +52,13 @@ public final class Propagation {
         if (b == null || b.depth() != 0) {
             return null;
         }
-        b.setParent(parentTraceId, parentOrderIndex);
+        b.setParent(parentTraceId, parentOrderIndex, true); // every trace the task starts
         return b;
     }
 
-    /** Clears a parent the task did not use, so it cannot leak into the thread's next task. */
+    /** Clears the task's parent, so it cannot leak into the thread's next task. */
     static void end(ThreadBuffer b) {
-        if (b != null && b.depth() == 0) {
+        if (b != null) {
             b.setParent(0L, -1);
         }
     }

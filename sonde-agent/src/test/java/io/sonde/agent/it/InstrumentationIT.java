@@ -136,7 +136,7 @@ class InstrumentationIT {
     void taskExecutionsContinueTheSubmittersTrace() throws Exception {
         // main() and executor() are not probed, so main's traces start at dispatch(), and the
         // second pool's task is submitted outside any trace
-        Recorded r = run("exclude=*.main;*.executor,include=" + SAMPLE + "*", "executor");
+        Recorded r = run("exclude=*.main;*.executor;*$TwoCalls.*,include=" + SAMPLE + "*", "executor");
         // main's trace, and the order index of dispatch() in it
         List<Rec> main = r.thread("main");
         Rec mainStart = main.stream().filter(Rec::isTraceStart).findFirst().orElseThrow();
@@ -185,6 +185,16 @@ class InstrumentationIT {
         }
         // submit(Runnable), submit(Callable), fork-join submit, execute
         assertThat(taskThreads).hasSize(4);
+        // every trace started on the first pool names dispatch() as its parent: one per lambda
+        // task (three), and both top-level calls of the TwoCalls task
+        List<Rec> poolStarts = r.records.stream()
+                .filter(x -> x.isTraceStart() && x.thread().startsWith("pool-1-thread"))
+                .collect(Collectors.toList());
+        assertThat(poolStarts).hasSize(5);
+        for (Rec s : poolStarts) {
+            assertThat(s.parentTraceId()).as("%s", s).isEqualTo(mainStart.traceId());
+            assertThat(s.parentOrder()).as("%s", s).isEqualTo(dispatchIndex);
+        }
         assertThat(taskThreads).filteredOn(t -> t.startsWith("pool-1-thread")).hasSizeGreaterThanOrEqualTo(3);
         // a task submitted outside any trace starts a trace without parent
         assertThat(r.records.stream().filter(x -> x.isTraceStart() && x.thread().startsWith("pool-2-thread")))

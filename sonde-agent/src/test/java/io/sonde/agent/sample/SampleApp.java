@@ -215,6 +215,17 @@ public final class SampleApp {
                 latch.countDown();
             });
             latch.await();
+            // a task whose run() is not probed but calls two probed methods: two traces
+            pool.submit(new TwoCalls()).get();
+        }
+    }
+
+    /** A task that is not probed itself (the executor test excludes it) and makes two top-level calls. */
+    public static final class TwoCalls implements Runnable {
+        @Override
+        public void run() {
+            new Shop().price(5);
+            new Shop().price(6);
         }
     }
 
