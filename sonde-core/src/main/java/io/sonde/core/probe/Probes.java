@@ -104,12 +104,16 @@ public final class Probes {
         ThreadBuffer b = rt.local.get();
         if (b == null) return;
         long t = System.nanoTime();
-        int name = rt.exceptionId(thrown == null ? Throwable.class : thrown.getClass());
         int cpu = rt.cpuMode;
-        if (cpu == ProbeRuntime.CPU_OFF || (cpu == ProbeRuntime.CPU_ROOTS && b.depth() != 1)) {
-            b.exitException(id, t, name);
+        boolean withCpu = !(cpu == ProbeRuntime.CPU_OFF || (cpu == ProbeRuntime.CPU_ROOTS && b.depth() != 1));
+        // Read the clocks before the class-name lookup: its first call per class registers a
+        // string (allocation, locking) that belongs to Sonde, not to the monitored method.
+        long cpuNanos = withCpu ? rt.cpuTime() : 0L;
+        int name = rt.exceptionId(thrown == null ? Throwable.class : thrown.getClass());
+        if (withCpu) {
+            b.exitExceptionCpu(id, t, cpuNanos, name);
         } else {
-            b.exitExceptionCpu(id, t, rt.cpuTime(), name);
+            b.exitException(id, t, name);
         }
     }
 }
