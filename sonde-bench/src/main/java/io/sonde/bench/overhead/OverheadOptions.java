@@ -49,11 +49,11 @@ public record OverheadOptions(List<Integer> threads, long calls, int runs, int d
             "  --frameworks LIST      sonde,kieker,otel (default all three)",
             "  --phases LIST          no-instrumentation,deactivated,discard,file,tcp (default all)",
             "  --jdk PATH             JDK home to run on; repeatable (default: the running JDK)",
-            "  --quick                smoke run of seconds: 2000 calls, 1 run, 1 thread unless given",
+            "  --quick                smoke run: 2000 calls, 1 run, 1 thread unless given (about a minute for all three)",
             "  --out DIR              output directory (default target/overhead)",
             "  --sonde-agent JAR      Sonde agent jar (default sonde-agent/target/sonde-agent.jar)",
             "  --cache DIR            download cache for Kieker and OpenTelemetry (default ~/.cache/sonde/bench)",
-            "  --run-timeout S        kill a JVM run after S seconds (default 600)");
+            "  --run-timeout S        kill a JVM run after S seconds (default 180)");
 
     /** Parses the arguments that follow {@code overhead}. */
     public static OverheadOptions parse(String[] args) {
@@ -69,7 +69,7 @@ public record OverheadOptions(List<Integer> threads, long calls, int runs, int d
         Path out = Path.of("target", "overhead");
         Path sondeAgent = null;
         Path cache = Path.of(System.getProperty("user.home"), ".cache", "sonde", "bench");
-        int timeout = 600;
+        int timeout = 180;
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
             if (option.equals("--quick")) {
