@@ -42,7 +42,8 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--orders", paramLabel = "N", defaultValue = "4000", description = "orders to process (default ${DEFAULT-VALUE})")
     int orders;
 
-    @Option(names = "--cpu-time", description = "also record per-execution thread CPU time")
+    @Option(names = "--cpu-time", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "record per-execution thread CPU time (default on; --no-cpu-time for wall time only)")
     boolean cpuTime;
 
     @Override
