@@ -1,5 +1,6 @@
 package io.sonde.cli;
 
+import io.sonde.core.config.ConfigException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -41,7 +42,8 @@ public final class SondeCommand implements Runnable {
     public static int execute(String... args) {
         CommandLine cl = new CommandLine(new SondeCommand());
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            if (ex instanceof UserError) {
+            // A bad Sonde setting (config file, SONDE_* variable, sonde.* property) is the user's to fix.
+            if (ex instanceof UserError || ex instanceof ConfigException) {
                 commandLine.getErr().println("sonde " + commandLine.getCommandName() + ": " + ex.getMessage());
                 return 1;
             }

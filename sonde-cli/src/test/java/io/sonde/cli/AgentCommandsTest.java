@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class AgentCommandsTest {
 
-    private static final Path AGENT_JAR = Path.of(System.getProperty("sonde.agent.jar", "../sonde-agent/target/sonde-agent.jar"));
+    private static final Path AGENT_JAR = Path.of(System.getProperty("test.sonde.agent.jar", "../sonde-agent/target/sonde-agent.jar"));
     private static final String APP = "io.sonde.cli.testapp.LoopApp";
 
     @TempDir

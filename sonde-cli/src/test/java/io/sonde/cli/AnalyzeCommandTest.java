@@ -9,9 +9,6 @@ import io.sonde.api.Monitor;
 import io.sonde.api.Sonde;
 import io.sonde.core.config.SondeConfig;
 import io.sonde.format.testing.GoldenFiles;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,21 +24,8 @@ class AnalyzeCommandTest {
 
     final ObjectMapper json = new ObjectMapper();
 
-    /** Runs the CLI in-process; returns {exit code, stdout, stderr}. */
     static Object[] run(String... args) {
-        PrintStream oldOut = System.out;
-        PrintStream oldErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            int code = SondeCommand.execute(args);
-            return new Object[] {code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)};
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
+        return CliRun.run(args);
     }
 
     /** The monitored program: order() calls price() twice and query(), which sleeps 2 ms. */

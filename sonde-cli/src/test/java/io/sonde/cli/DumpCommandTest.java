@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sonde.format.testing.GoldenFiles;
 import io.sonde.format.testing.GoldenScenarios;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -19,21 +16,8 @@ class DumpCommandTest {
     @TempDir
     Path tmp;
 
-    /** Runs the CLI in-process; returns {exit code, stdout, stderr}. */
     static Object[] run(String... args) {
-        PrintStream oldOut = System.out;
-        PrintStream oldErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            int code = SondeCommand.execute(args);
-            return new Object[] {code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)};
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
+        return CliRun.run(args);
     }
 
     static List<String> lines(Object s) {

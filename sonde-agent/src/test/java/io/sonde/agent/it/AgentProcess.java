@@ -19,8 +19,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class AgentProcess implements AutoCloseable {
 
-    static final Path AGENT_JAR = Path.of(System.getProperty("sonde.agent.jar", "target/sonde-agent.jar"));
-    static final String TEST_CLASSES = System.getProperty("sonde.test.classes", "target/test-classes");
+    static final Path AGENT_JAR = Path.of(System.getProperty("test.sonde.agent.jar", "target/sonde-agent.jar"));
+    static final String TEST_CLASSES = System.getProperty("test.sonde.classes", "target/test-classes");
     static final String SAMPLE = "io.sonde.agent.sample.SampleApp";
 
     private final Process process;

@@ -22,7 +22,7 @@ import java.util.UUID;
  */
 public final class SondeConfig {
     /** Environment variables with the SONDE_ prefix that belong to the launcher, not to the monitor. */
-    private static final Set<String> FOREIGN_ENVIRONMENT = Set.of("SONDE_JAVA_OPTS", "SONDE_HOME");
+    private static final Set<String> FOREIGN_ENVIRONMENT = Set.of("SONDE_JAVA_OPTS", "SONDE_HOME", "SONDE_AGENT_JAR");
 
     private final Map<ConfigKey, String> values;
     private final Map<ConfigKey, String> sources;
