@@ -31,6 +31,8 @@ public final class KiekerFramework implements Framework {
      *  cuts the class name at the last dot, so {@code (..)} would break it). */
     static final String SIGNATURE = "* io.sonde.bench.overhead.app.MonitoredClass.monitoredMethod(long, int)";
     static final String MARKER = ".MonitoredClass.monitoredMethod(";
+    static final String YIELD_NOTE = "yield put/take queue strategies: Kieker's default blocking ones deadlock"
+            + " with more than one application thread";
 
     private final ArtifactCache cache;
     private Path agent;
@@ -64,6 +66,18 @@ public final class KiekerFramework implements Framework {
                 "-Dkieker.monitoring.periodicSensorsExecutorPoolSize=0",
                 "-Dkieker.monitoring.hostname=bench"));
         Map<String, String> env = Map.of("KIEKER_SIGNATURES_INCLUDE", SIGNATURE);
+        String note = null;
+        if (context.threads() > 1 && phase != Phase.DEACTIVATED) {
+            // Kieker 2.0.2's default queue strategies (single-producer blocking put, blocking take)
+            // lose a wake-up with two or more producing threads and hang (seen in every run with
+            // the file and TCP writers); its yield strategies do not.
+            options.add("-Dkieker.monitoring.core.controller.WriterController.QueuePutStrategy="
+                    + "kieker.monitoring.queue.putstrategy.YieldPutStrategy");
+            options.add("-Dkieker.monitoring.core.controller.WriterController.QueueTakeStrategy="
+                    + "kieker.monitoring.queue.takestrategy.YieldTakeStrategy");
+            note = YIELD_NOTE;
+        }
+        final String remark = note;
         switch (phase) {
             case DEACTIVATED -> {
                 options.add("-Dkieker.monitoring.enabled=false");
@@ -74,7 +88,8 @@ public final class KiekerFramework implements Framework {
                 options.add("-Dkieker.monitoring.enabled=true");
                 options.add("-Dkieker.monitoring.writer=kieker.monitoring.writer.dump.DumpWriter");
                 options.add("-Dkieker.monitoring.core.controller.WriterController.RecordQueueFQN=kieker.monitoring.writer.dump.DumpQueue");
-                return RunSetup.of(options, env, RecordCount.unknown("dump writer: records are dropped, nothing to count"));
+                return RunSetup.of(options, env, RecordCount.unknown("dump writer: records are dropped, nothing to count"
+                        + (remark == null ? "" : "; " + remark)));
             }
             case FILE -> {
                 Path dir = Files.createDirectories(context.runDir().resolve("kieker-data"));
@@ -95,7 +110,7 @@ public final class KiekerFramework implements Framework {
 
                     @Override
                     public RecordCount countRecords() throws IOException {
-                        return RecordCount.of(KiekerFiles.count(dir, MARKER).matching());
+                        return new RecordCount(KiekerFiles.count(dir, MARKER).matching(), remark);
                     }
                 };
             }
@@ -133,7 +148,7 @@ public final class KiekerFramework implements Framework {
                                 if (!drained) {
                                     return new RecordCount(counter.matching(), "receiver still reading after 30 s");
                                 }
-                                return RecordCount.of(counter.matching());
+                                return new RecordCount(counter.matching(), remark);
                             }
                         } catch (InterruptedException e) {
                             Thread.currentThread().interrupt();
