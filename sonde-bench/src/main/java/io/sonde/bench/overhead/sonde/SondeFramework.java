@@ -155,13 +155,7 @@ public final class SondeFramework implements Framework {
                 agentOptions.add("writer=file");
                 agentOptions.add("file.dir=" + dir);
                 agentOptions.add("jmx=on");
-                List<String> jvm = options(agentOptions);
-                return new RunSetup() {
-                    @Override
-                    public List<String> jvmOptions() {
-                        return jvm;
-                    }
-
+                return new AgentRun(options(agentOptions)) {
                     @Override
                     public boolean holdsStart() {
                         return true;
@@ -170,11 +164,6 @@ public final class SondeFramework implements Framework {
                     @Override
                     public void started(long pid) throws IOException {
                         ProbeSwitch.disable(pid, "*", 60_000);
-                    }
-
-                    @Override
-                    public String problemIn(String log) {
-                        return agentProblem(log);
                     }
 
                     @Override
@@ -187,18 +176,7 @@ public final class SondeFramework implements Framework {
             }
             case DISCARD -> {
                 agentOptions.add("writer=discard");
-                List<String> jvm = options(agentOptions);
-                return new RunSetup() {
-                    @Override
-                    public List<String> jvmOptions() {
-                        return jvm;
-                    }
-
-                    @Override
-                    public String problemIn(String log) {
-                        return agentProblem(log);
-                    }
-
+                return new AgentRun(options(agentOptions)) {
                     @Override
                     public RecordCount countRecords() {
                         return RecordCount.unknown("discard writer: nothing to count");
@@ -209,18 +187,7 @@ public final class SondeFramework implements Framework {
                 Path dir = Files.createDirectories(context.runDir().resolve("sonde-data"));
                 agentOptions.add("writer=file");
                 agentOptions.add("file.dir=" + dir);
-                List<String> jvm = options(agentOptions);
-                return new RunSetup() {
-                    @Override
-                    public List<String> jvmOptions() {
-                        return jvm;
-                    }
-
-                    @Override
-                    public String problemIn(String log) {
-                        return agentProblem(log);
-                    }
-
+                return new AgentRun(options(agentOptions)) {
                     @Override
                     public RecordCount countRecords() {
                         return SondeRecordCounter.count(dir, PROBE_MARKER);
@@ -239,18 +206,7 @@ public final class SondeFramework implements Framework {
                 agentOptions.add("writer=tcp");
                 agentOptions.add("tcp.host=127.0.0.1");
                 agentOptions.add("tcp.port=" + receiver.port());
-                List<String> jvm = options(agentOptions);
-                return new RunSetup() {
-                    @Override
-                    public List<String> jvmOptions() {
-                        return jvm;
-                    }
-
-                    @Override
-                    public String problemIn(String log) {
-                        return agentProblem(log);
-                    }
-
+                return new AgentRun(options(agentOptions)) {
                     @Override
                     public RecordCount countRecords() {
                         // The agent's JVM has exited, so its socket is closed; let the receiver
@@ -281,6 +237,25 @@ public final class SondeFramework implements Framework {
                 };
             }
             default -> throw new IllegalArgumentException("phase " + phase.label() + " has no Sonde setup");
+        }
+    }
+
+    /** A run of the application under the Sonde agent: its JVM options and the agent's problem check. */
+    private abstract static class AgentRun implements RunSetup {
+        private final List<String> jvm;
+
+        AgentRun(List<String> jvm) {
+            this.jvm = jvm;
+        }
+
+        @Override
+        public List<String> jvmOptions() {
+            return jvm;
+        }
+
+        @Override
+        public String problemIn(String log) {
+            return agentProblem(log);
         }
     }
 
