@@ -54,7 +54,7 @@ public enum ConfigKey {
             return range(v, 1, 600_000);
         }
     },
-    BUFFER_BYTES("buffer.bytes", String.valueOf(64 << 10), "ring bytes per producing thread, a power of two") {
+    BUFFER_BYTES("buffer.bytes", String.valueOf(256 << 10), "ring bytes per producing thread, a power of two") {
         @Override
         String check(String v) {
             String e = range(v, 256, 1 << 30);

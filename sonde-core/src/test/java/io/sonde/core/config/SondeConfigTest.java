@@ -24,7 +24,7 @@ class SondeConfigTest {
     void defaults() {
         SondeConfig c = SondeConfig.defaults();
         assertThat(c.get(ConfigKey.WRITER)).isEqualTo("file");
-        assertThat(c.getInt(ConfigKey.BUFFER_BYTES)).isEqualTo(65536);
+        assertThat(c.getInt(ConfigKey.BUFFER_BYTES)).isEqualTo(262144);
         assertThat(c.getInt(ConfigKey.BUFFERS_MAX)).isEqualTo(1024);
         assertThat(c.get(ConfigKey.POLICY)).isEqualTo("block");
         assertThat(c.getLong(ConfigKey.FLUSH_INTERVAL_MS)).isEqualTo(100);
