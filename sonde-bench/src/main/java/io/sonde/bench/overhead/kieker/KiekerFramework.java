@@ -139,14 +139,14 @@ public final class KiekerFramework implements Framework {
                     @Override
                     public RecordCount countRecords() throws IOException {
                         try {
-                            boolean drained = sink.awaitDrained(30_000);
+                            boolean drained = sink.awaitDrained(30_000, 1);
                             List<String> problems = sink.problems();
                             synchronized (counter) {
                                 if (!problems.isEmpty()) {
                                     return new RecordCount(counter.matching(), "receiver: " + String.join("; ", problems));
                                 }
                                 if (!drained) {
-                                    return new RecordCount(counter.matching(), "receiver still reading after 30 s");
+                                    return new RecordCount(counter.matching(), "receiver: no connection, or still reading, after 30 s");
                                 }
                                 return new RecordCount(counter.matching(), remark);
                             }

@@ -62,7 +62,6 @@ public final class TcpRecordSink implements AutoCloseable {
                 }
                 return;
             }
-            connections.incrementAndGet();
             String peer = "connection from " + socket.getRemoteSocketAddress();
             Thread reader = new Thread(() -> {
                 try (Socket s = socket; InputStream in = new BufferedInputStream(s.getInputStream(), 1 << 16)) {
@@ -75,6 +74,7 @@ public final class TcpRecordSink implements AutoCloseable {
             synchronized (readers) {
                 readers.add(reader);
             }
+            connections.incrementAndGet(); // after the reader is listed: awaitDrained relies on it
             reader.start();
         }
     }
@@ -86,13 +86,21 @@ public final class TcpRecordSink implements AutoCloseable {
     }
 
     /**
-     * Waits up to {@code millis} for every connection to be read to its end (the writer closes
-     * its socket when its JVM exits).
+     * Waits up to {@code millis} until at least {@code connections} connections were accepted and
+     * every accepted connection was read to its end (the writer closes its socket when its JVM
+     * exits). The count matters: a connection the writer made and closed can still sit in the
+     * accept backlog when this is called, and it must not be missed.
      *
-     * @return true when all readers finished
+     * @return true when that many connections arrived and all their readers finished
      */
-    public boolean awaitDrained(long millis) throws InterruptedException {
+    public boolean awaitDrained(long millis, long connections) throws InterruptedException {
         long deadline = System.currentTimeMillis() + millis;
+        while (this.connections.get() < connections) {
+            if (System.currentTimeMillis() >= deadline) {
+                return false;
+            }
+            Thread.sleep(5);
+        }
         List<Thread> copy;
         synchronized (readers) {
             copy = new ArrayList<>(readers);

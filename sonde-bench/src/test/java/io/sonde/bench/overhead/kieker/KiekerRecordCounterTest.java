@@ -137,7 +137,7 @@ class KiekerRecordCounterTest {
                     out.write(data, i, Math.min(1000, data.length - i));
                 }
             }
-            assertThat(sink.awaitDrained(10_000)).isTrue();
+            assertThat(sink.awaitDrained(10_000, 1)).isTrue();
             assertThat(sink.problems()).isEmpty();
             assertThat(sink.connections()).isEqualTo(1);
         }
