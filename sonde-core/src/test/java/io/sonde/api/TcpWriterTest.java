@@ -30,6 +30,7 @@ class TcpWriterTest {
     static final class Server implements AutoCloseable {
         final ServerSocket socket;
         final List<ByteArrayOutputStream> connections = new CopyOnWriteArrayList<>();
+        final List<Thread> servers = new CopyOnWriteArrayList<>();
         final Thread acceptor;
         volatile int cutFirstAfterFrames = -1;
 
@@ -44,15 +45,26 @@ class TcpWriterTest {
             return socket.getLocalPort();
         }
 
+        /**
+         * Waits until at least {@code n} connections were accepted and every accepted connection
+         * was read to its end (the writer closed it), so the stored bytes are final.
+         */
+        void awaitServed(int n) throws InterruptedException {
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            while (connections.size() < n && System.nanoTime() < deadline) Thread.sleep(5);
+            for (Thread t : servers) t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+        }
+
         private void acceptLoop() {
             try {
                 while (true) {
                     Socket s = socket.accept();
                     ByteArrayOutputStream out = new ByteArrayOutputStream();
                     int index = connections.size();
-                    connections.add(out);
                     Thread t = new Thread(() -> serve(s, out, index));
                     t.setDaemon(true);
+                    servers.add(t);
+                    connections.add(out); // after the thread is listed: awaitServed relies on it
                     t.start();
                 }
             } catch (IOException closed) {
@@ -139,8 +151,8 @@ class TcpWriterTest {
         } finally {
             m.close();
         }
+        server.awaitServed(1);
         assertThat(server.connections).hasSize(1);
-        Thread.sleep(100); // let the server thread store the last bytes
         boolean[] complete = new boolean[1];
         List<Long> seq = new ArrayList<>();
         List<Long> values = eventValues(server.bytes(0), seq, complete);
@@ -167,7 +179,7 @@ class TcpWriterTest {
         } finally {
             m.close();
         }
-        Thread.sleep(100);
+        server.awaitServed(2);
         assertThat(server.connections.size()).isGreaterThanOrEqualTo(2);
         boolean[] complete = new boolean[1];
         List<Long> seq0 = new ArrayList<>();
