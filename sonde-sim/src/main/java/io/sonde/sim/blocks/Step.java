@@ -40,6 +40,15 @@ public abstract class Step {
         return r;
     }
 
+    /** Draws a duration from {@code source}; a negative or NaN sample is a model error naming the thread. */
+    static double sample(SimThread t, SampleSource source, String what) {
+        double v = source.next();
+        if (v >= 0) {
+            return v;
+        }
+        throw new IllegalStateException("thread " + t.name() + ": " + what + " sample " + v + " is negative or NaN");
+    }
+
     static final class Cpu extends Step {
         private final SampleSource demand;
 
@@ -50,15 +59,12 @@ public abstract class Step {
 
         @Override
         protected boolean execute(SimThread t) {
-            double w = demand.next();
-            if (w > 0) {
-                t.compute(w);
-                return false;
-            }
+            double w = sample(t, demand, "CPU demand");
             if (w == 0) {
                 return true;
             }
-            throw new IllegalStateException("thread " + t.name() + ": CPU demand sample " + w + " is negative or NaN");
+            t.compute(w);
+            return false;
         }
     }
 
@@ -72,15 +78,12 @@ public abstract class Step {
 
         @Override
         protected boolean execute(SimThread t) {
-            double d = delay.next();
-            if (d > 0) {
-                t.sleep(d);
-                return false;
-            }
+            double d = sample(t, delay, "delay");
             if (d == 0) {
                 return true;
             }
-            throw new IllegalStateException("thread " + t.name() + ": delay sample " + d + " is negative or NaN");
+            t.sleep(d);
+            return false;
         }
     }
 

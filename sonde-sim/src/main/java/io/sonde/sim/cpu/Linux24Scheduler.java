@@ -93,16 +93,7 @@ public final class Linux24Scheduler implements CpuScheduler {
         running = new CpuThread[c];
         lastRan = new CpuThread[c];
         burstStart = new double[c];
-        cpuEvents = new Event[c];
-        for (int i = 0; i < c; i++) {
-            final int cpu = i;
-            cpuEvents[i] = new Event() {
-                @Override
-                protected void fire() {
-                    onBurstEnd(cpu);
-                }
-            };
-        }
+        cpuEvents = CpuEvents.perCpu(c, this::onBurstEnd);
     }
 
     @Override

@@ -36,16 +36,7 @@ public final class RoundRobin implements CpuScheduler {
         burstStart = new double[c];
         quantumLeft = new double[c];
         endsBurst = new boolean[c];
-        cpuEvents = new Event[c];
-        for (int i = 0; i < c; i++) {
-            final int cpu = i;
-            cpuEvents[i] = new Event() {
-                @Override
-                protected void fire() {
-                    onCpuEvent(cpu);
-                }
-            };
-        }
+        cpuEvents = CpuEvents.perCpu(c, this::onCpuEvent);
     }
 
     /** The quantum in ms. */
