@@ -53,6 +53,10 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--servant-delay", paramLabel = "DURATION", description = "mean servant delay (sleep, no CPU), e.g. 50ms")
     String servantDelay;
 
+    @Option(names = "--servant-clock", paramLabel = "cpu|wall", description = "how the servant spends --servant-cpu: cpu (that much CPU time) or "
+            + "wall (a busy loop until a wall-clock deadline: time preempted counts as served); default: from the profile")
+    String servantClock;
+
     @Option(names = "--distribution", paramLabel = "NAME", description = "exponential or deterministic servant demand (default exponential)")
     String distribution = "exponential";
 
@@ -173,10 +177,16 @@ public final class SimulateCommand implements Callable<Integer> {
             cfg = new MiddlewareConfig(st, nClients, pool, servant, servantDelay != null, exponential,
                     requestsPerClient == null ? 200 : requestsPerClient, rate, requests == null ? 15000 : requests,
                     conns, cpuCount, scheduler == null ? "linux24" : scheduler.toLowerCase(Locale.ROOT), prof, seed, replications);
+            if (servantClock != null) {
+                if (servantDelay != null) {
+                    throw new UserError("--servant-clock applies to --servant-cpu, not to --servant-delay");
+                }
+                cfg = cfg.withServantClock(servantClock.toLowerCase(Locale.ROOT));
+            }
+            return MiddlewareModel.run(cfg);
         } catch (IllegalArgumentException e) {
             throw new UserError(e.getMessage());
         }
-        return MiddlewareModel.run(cfg);
     }
 
     private SimulationResult runScenario() {
@@ -184,7 +194,7 @@ public final class SimulateCommand implements Callable<Integer> {
         if (!Files.isRegularFile(file)) {
             throw new UserError("MODEL must be 'middleware' or a scenario file; '" + target + "' is neither");
         }
-        for (String[] o : new String[][] {{"--strategy", strategy}, {"--servant-cpu", servantCpu},
+        for (String[] o : new String[][] {{"--strategy", strategy}, {"--servant-cpu", servantCpu}, {"--servant-clock", servantClock},
                 {"--servant-delay", servantDelay}, {"--arrivals", arrivals}}) {
             if (o[1] != null) {
                 throw new UserError(o[0] + " applies to 'middleware', not to scenario files");

@@ -43,6 +43,32 @@ class SimulateCommandTest {
     }
 
     @Test
+    void servantClockOverridesTheProfile() {
+        String[] common = {"simulate", "middleware", "--strategy", "thread-per-client", "--clients", "8",
+            "--servant-cpu", "5ms", "--requests-per-client", "100", "--replications", "2", "--json"};
+        Object[] cpu = run(concat(common, "--servant-clock", "cpu"));
+        Object[] wall = run(concat(common, "--servant-clock", "WALL"));
+        assertThat(cpu[0]).isEqualTo(0);
+        assertThat(wall[0]).isEqualTo(0);
+        assertThat((String) cpu[1]).contains("\"servant_clock\":\"cpu\"");
+        assertThat((String) wall[1]).contains("\"servant_clock\":\"wall\"");
+        // Eight threads preempt each other: wall-clock servants finish sooner than CPU-time ones.
+        assertThat(responseMs((String) wall[1])).isLessThan(responseMs((String) cpu[1]));
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] r = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, r, a.length, b.length);
+        return r;
+    }
+
+    private static double responseMs(String json) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"response_time_ms\":\\{\"mean\":([0-9.eE+-]+)").matcher(json);
+        assertThat(m.find()).as(json).isTrue();
+        return Double.parseDouble(m.group(1));
+    }
+
+    @Test
     void badOptionsAreNamed() {
         assertError(run("simulate", "middleware", "--strategy", "pool", "--clients", "2", "--servant-cpu", "5ms"), "--strategy");
         assertError(run("simulate", "middleware", "--strategy", "threaded", "--clients", "2", "--servant-cpu", "5"), "--servant-cpu");
@@ -58,6 +84,10 @@ class SimulateCommandTest {
         assertError(run("simulate", "middleware", "--strategy", "threaded", "--clients", "2", "--servant-cpu", "5ms",
                 "--profile", "nonexistent"), "--profile");
         assertError(run("simulate", "nothing-here.yaml"), "nothing-here.yaml");
+        assertError(run("simulate", "middleware", "--strategy", "threaded", "--clients", "2", "--servant-cpu", "5ms",
+                "--servant-clock", "gpu"), "--servant-clock");
+        assertError(run("simulate", "middleware", "--strategy", "threaded", "--clients", "2", "--servant-delay", "5ms",
+                "--servant-clock", "wall"), "--servant-clock");
     }
 
     @Test

@@ -118,6 +118,18 @@ public record MiddlewareConfig(
                 arrivalRatePerMs, openRequests, connections, cpus, scheduler, p, seed, replications, minDurationMs);
     }
 
+    /**
+     * A copy whose servant spends its CPU demand by {@code clock}, overriding the profile's
+     * {@code servant_cpu_clock}: {@code cpu} (it needs that much CPU time) or {@code wall} (a busy
+     * loop that ends at a wall-clock deadline, so time spent preempted counts as served).
+     */
+    public MiddlewareConfig withServantClock(String clock) {
+        if (!clock.equals("cpu") && !clock.equals("wall")) {
+            throw new IllegalArgumentException("--servant-clock must be cpu or wall, got '" + clock + "'");
+        }
+        return withProfile(profile.with(MiddlewareParams.SERVANT_CPU_CLOCK, clock));
+    }
+
     /** A copy with another number of replications. */
     public MiddlewareConfig withReplications(int r) {
         return new MiddlewareConfig(strategy, clients, poolSize, servantMs, servantIsDelay, exponential, requestsPerClient,

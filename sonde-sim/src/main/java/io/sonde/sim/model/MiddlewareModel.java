@@ -6,6 +6,7 @@ import io.sonde.sim.cpu.SchedulerFactory;
 import io.sonde.sim.engine.Experiment;
 import io.sonde.sim.engine.Simulation;
 import io.sonde.sim.random.Distribution;
+import io.sonde.sim.random.RandomStream;
 import io.sonde.sim.random.Sampler;
 import io.sonde.sim.stats.ExperimentResult;
 import io.sonde.sim.stats.Measures;
@@ -42,6 +43,7 @@ public final class MiddlewareModel {
 
     /** Runs the configured replications and returns every measure with its 95 % interval. */
     public static SimulationResult run(MiddlewareConfig cfg) {
+        MiddlewareParams.from(cfg.profile()); // a bad profile value fails here, not in every replica
         ExperimentResult r = new Experiment(cfg.seed(), cfg.replications()).run(sim -> new Replica(sim, cfg).run());
         SimulationResult out = new SimulationResult();
         out.info("model", "middleware")
@@ -52,6 +54,7 @@ public final class MiddlewareModel {
                         : cfg.clients() + " closed client(s) x " + cfg.requestsPerClient() + " requests")
                 .info("scheduler", cfg.scheduler())
                 .info("profile", cfg.profile().name())
+                .info("servant_clock", cfg.profile().text(MiddlewareParams.SERVANT_CPU_CLOCK, "?"))
                 .info("seed", Long.toString(cfg.seed()))
                 .info("replications", Integer.toString(cfg.replications()));
         for (String key : KEYS) {
@@ -123,9 +126,7 @@ public final class MiddlewareModel {
         private final ModelLock orbMutex;
         private int openSent;
         private Sampler interArrival;
-        private final boolean wallClockServant;
-        private final boolean replyWaitsForReceiver;
-        private final boolean perRunnableThread;
+        private final RandomStream network;
 
         Replica(Simulation sim, MiddlewareConfig cfg) {
             this.sim = sim;
@@ -154,9 +155,7 @@ public final class MiddlewareModel {
                     : Distribution.deterministic(cfg.servantMs());
             servant = sim.sampler("servant", d);
             orbMutex = new ModelLock(sim, () -> monitorWakeCost(p.monitorWake())).recordContention(mutexWait);
-            wallClockServant = cfg.profile().text("servant_cpu_clock", "cpu").equals("wall");
-            replyWaitsForReceiver = cfg.profile().number("reply_waits_for_receiver") != 0;
-            perRunnableThread = cfg.profile().text("wakeup_per_thread_scope", "all").equals("runnable");
+            network = sim.stream("network");
             int n = cfg.receivers();
             receivers = new Receiver[n];
             for (int i = 0; i < n; i++) {
@@ -180,7 +179,7 @@ public final class MiddlewareModel {
                 interArrival = sim.sampler("arrivals", Distribution.exponential(1.0 / cfg.arrivalRatePerMs()));
                 scheduleArrival();
             } else {
-                io.sonde.sim.random.RandomStream start = sim.stream("start");
+                RandomStream start = sim.stream("start");
                 for (int c = 0; c < cfg.clients(); c++) {
                     final int client = c;
                     // Clients start spread over a millisecond so that they do not arrive in lock-step.
@@ -198,7 +197,7 @@ public final class MiddlewareModel {
                 int conn = openSent % cfg.connections();
                 openSent++;
                 Req r = new Req(conn, sim.now());
-                sim.after(p.netRequest(), () -> receivers[conn].deliver(r));
+                sim.after(networkDelay(p.netRequest()), () -> receivers[conn].deliver(r));
                 if (openSent < cfg.openRequests()) {
                     scheduleArrival();
                 }
@@ -208,7 +207,16 @@ public final class MiddlewareModel {
         private void clientSend(int client) {
             sentPerClient[client]++;
             Req r = new Req(client, sim.now());
-            sim.after(p.netRequest(), () -> receivers[client].deliver(r));
+            sim.after(networkDelay(p.netRequest()), () -> receivers[client].deliver(r));
+        }
+
+        /**
+         * One network delay of the given mean: constant, or exponential (the client machine and
+         * both TCP stacks add variable delays; without them closed clients stay in lock-step with
+         * the server threads).
+         */
+        private double networkDelay(double mean) {
+            return p.networkExponential() && mean > 0 ? mean * -Math.log(1.0 - network.nextDouble()) : mean;
         }
 
         /** The server has sent the reply of {@code r}. */
@@ -221,7 +229,7 @@ public final class MiddlewareModel {
             if (!cfg.open()) {
                 int c = r.connection;
                 if (sentPerClient[c] < cfg.requestsPerClient() || now < cfg.minDurationMs()) {
-                    sim.after(p.netReply() + p.clientThink(), () -> clientSend(c));
+                    sim.after(networkDelay(p.netReply()) + p.clientThink(), () -> clientSend(c));
                 } else {
                     // The first client to finish ends the measurement: later requests would see
                     // fewer competitors (the cool-down the thesis filtered out, section 4.4).
@@ -236,7 +244,7 @@ public final class MiddlewareModel {
         private void servant(Worker w, Runnable then) {
             double d = servant.next();
             if (!cfg.servantIsDelay()) {
-                if (wallClockServant) {
+                if (p.servantWallClock()) {
                     burnUntil(w, sim.now() + d, then);
                 } else {
                     w.cpu(d, then);
@@ -262,8 +270,8 @@ public final class MiddlewareModel {
          * the CPU time per request growing from 1.8 ms with 2 clients to 2.3 ms with 64).
          */
         private double wakeCost(double base) {
-            int threads = perRunnableThread ? machine.scheduler().runnable() + 1 : machine.threads().size();
-            return base + p.wakePerThread() * threads;
+            int threads = p.wakePerRunnableThread() ? machine.scheduler().runnable() + 1 : machine.threads().size();
+            return base + p.wakePerThread() * Math.min(threads, p.wakePerThreadMaxThreads());
         }
 
         /**
@@ -311,7 +319,7 @@ public final class MiddlewareModel {
 
             /** Runs {@code then} on {@code d} once the receiver is not processing a request. */
             void whenIdle(Worker d, Runnable then) {
-                if (!processing || !replyWaitsForReceiver) {
+                if (!processing || !p.replyWaitsForReceiver()) {
                     then.run();
                     return;
                 }

@@ -22,7 +22,8 @@ import java.util.TreeMap;
  *   <li>Tables 5.5-5.7: thread-per-client, 1-64 closed clients, 200 requests each, exponential
  *       servant demand of 0.5 ms CPU, 5 ms CPU or a 50 ms delay.</li>
  * </ul>
- * Everything runs with one calibration profile and the Linux 2.4 scheduler.
+ * Everything runs with one calibration profile and the Linux 2.4 scheduler; the section 5.3 runs
+ * set the servant clock to {@code cpu}, the section 5.4 runs take it from the profile.
  */
 public final class Validator {
 
@@ -120,8 +121,12 @@ public final class Validator {
     public MiddlewareConfig config(String table, int x) {
         Settings s = settings;
         return switch (table) {
+            // Section 5.3's servant spent its 5 ms as CPU time: 5.3.2 measured 5.6 ms of dispatcher CPU
+            // per request including it, and with one dispatcher its 1st phase (6.28 ms) exceeds that
+            // by the receiver's preemptions (docs/simulator.md, "Validation").
             case "5.1", "5.2", "5.3", "5.4" -> new MiddlewareConfig(Strategy.THREAD_POOL, 0, x, 5.0, false, false, 0,
-                    100.0 / 1000.0, s.openRequests(), 1, 1, "linux24", s.profile(), s.seed(), s.replications());
+                    100.0 / 1000.0, s.openRequests(), 1, 1, "linux24", s.profile(), s.seed(), s.replications())
+                    .withServantClock("cpu");
             case "5.5" -> closed(x, 0.5, false);
             case "5.6" -> closed(x, 5.0, false);
             case "5.7" -> closed(x, 50.0, true);

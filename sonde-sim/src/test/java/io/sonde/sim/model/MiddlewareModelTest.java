@@ -23,7 +23,8 @@ class MiddlewareModelTest {
 
     @Test
     void oneClientWithDeterministicDemandsRespondsInExactlyTheSumOfItsSteps() {
-        SimulationResult r = MiddlewareModel.run(closed(Strategy.THREAD_PER_CLIENT, 1, 5.0, false, false, "ps", 2));
+        SimulationResult r = MiddlewareModel.run(closed(Strategy.THREAD_PER_CLIENT, 1, 5.0, false, false, "ps", 2)
+                .withProfile(P.with("network_delay", "deterministic")));
         // request network + wake-up (base + per thread of the process) + b_rec + b_disp + b_unm
         // + servant + b_mar + b_reply: nothing else is on the single CPU.
         double expected = P.number("network_request_ms")
@@ -132,10 +133,54 @@ class MiddlewareModelTest {
 
     @Test
     void moreCpusShortenResponseTimesUnderLoad() {
-        MiddlewareConfig one = closed(Strategy.THREAD_PER_CLIENT, 8, 5, false, true, "ps", 2);
-        MiddlewareConfig two = new MiddlewareConfig(Strategy.THREAD_PER_CLIENT, 8, 8, 5, false, true, 200, 0, 0, 0, 2, "ps", P, 7, 2);
+        // CPU-time servants: wall-clock ones would finish by their deadlines on one CPU as well.
+        MiddlewareConfig one = closed(Strategy.THREAD_PER_CLIENT, 8, 5, false, true, "ps", 2).withServantClock("cpu");
+        MiddlewareConfig two = new MiddlewareConfig(Strategy.THREAD_PER_CLIENT, 8, 8, 5, false, true, 200, 0, 0, 0, 2, "ps", P, 7, 2)
+                .withServantClock("cpu");
         double r1 = MiddlewareModel.run(one).mean("response_time_ms");
         double r2 = MiddlewareModel.run(two).mean("response_time_ms");
         assertThat(r2).isLessThan(0.6 * r1);
+    }
+
+    private static double cpuPerRequestMs(SimulationResult r) {
+        return r.mean("cpu_utilization") / r.mean("throughput_per_s") * 1000;
+    }
+
+    @Test
+    void aWallClockServantCountsTimeSpentPreemptedAsServed() {
+        CalibrationProfile det = P.with("network_delay", "deterministic");
+        MiddlewareConfig one = new MiddlewareConfig(Strategy.THREAD_PER_CLIENT, 1, 1, 5, false, false, 100, 0, 0, 0, 1,
+                "ps", det, 7, 2);
+        // Alone on the CPU nothing preempts the servant: both clocks give the same response.
+        assertThat(MiddlewareModel.run(one.withServantClock("wall")).mean("response_time_ms"))
+                .isCloseTo(MiddlewareModel.run(one.withServantClock("cpu")).mean("response_time_ms"), within(1e-9));
+        // Four clients sharing one CPU (processor sharing): a 5 ms wall-clock loop gets a share of
+        // the CPU while its deadline runs, so it burns much less than 5 ms of CPU per request.
+        MiddlewareConfig four = new MiddlewareConfig(Strategy.THREAD_PER_CLIENT, 4, 4, 5, false, false, 200, 0, 0, 0, 1,
+                "ps", det, 7, 2);
+        double cpu = cpuPerRequestMs(MiddlewareModel.run(four.withServantClock("cpu")));
+        double wall = cpuPerRequestMs(MiddlewareModel.run(four.withServantClock("wall")));
+        assertThat(cpu).isGreaterThan(5.0);
+        assertThat(wall).isLessThan(0.6 * cpu);
+    }
+
+    @Test
+    void exponentialNetworkDelaysKeepTheirMean() {
+        MiddlewareConfig c = new MiddlewareConfig(Strategy.THREAD_PER_CLIENT, 1, 1, 0.5, false, false, 3000, 0, 0, 0, 1,
+                "ps", P, 7, 4);
+        SimulationResult exp = MiddlewareModel.run(c.withProfile(P.with("network_delay", "exponential")));
+        SimulationResult det = MiddlewareModel.run(c.withProfile(P.with("network_delay", "deterministic")));
+        assertThat(exp.mean("response_time_ms")).isCloseTo(det.mean("response_time_ms"), within(0.03));
+        assertThat(exp.get("response_time_ms").ci95()).isGreaterThan(det.get("response_time_ms").ci95());
+    }
+
+    @Test
+    void badProfileChoicesNameTheKeyAndTheValue() {
+        MiddlewareConfig c = closed(Strategy.THREAD_PER_CLIENT, 1, 5, false, true, "ps", 1);
+        assertThatThrownBy(() -> c.withServantClock("gpu")).hasMessageContaining("--servant-clock").hasMessageContaining("gpu");
+        assertThatThrownBy(() -> MiddlewareModel.run(c.withProfile(P.with("network_delay", "gaussian"))))
+                .hasMessageContaining("network_delay").hasMessageContaining("gaussian");
+        assertThatThrownBy(() -> MiddlewareModel.run(c.withProfile(P.with("servant_cpu_clock", "sometimes"))))
+                .hasMessageContaining("servant_cpu_clock").hasMessageContaining("sometimes");
     }
 }
