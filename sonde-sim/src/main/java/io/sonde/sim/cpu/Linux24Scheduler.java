@@ -211,17 +211,7 @@ public final class Linux24Scheduler implements CpuScheduler {
     }
 
     private void start(int cpu, CpuThread t) {
-        running[cpu] = t;
-        t.cpu = cpu;
-        t.lastCpu = cpu;
-        t.state = CpuThread.RUNNING;
-        if (lastRan[cpu] != t) {
-            if (lastRan[cpu] != null) {
-                machine.countContextSwitch();
-                t.remaining += machine.contextSwitchCost();
-            }
-            lastRan[cpu] = t;
-        }
+        CpuDispatch.start(machine, running, lastRan, cpu, t);
         busy++;
         machine.setBusy(busy);
         resume(cpu, t);

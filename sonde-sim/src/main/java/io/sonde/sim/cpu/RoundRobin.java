@@ -82,17 +82,7 @@ public final class RoundRobin implements CpuScheduler {
     }
 
     private void start(int cpu, CpuThread t) {
-        running[cpu] = t;
-        t.cpu = cpu;
-        t.lastCpu = cpu;
-        t.state = CpuThread.RUNNING;
-        if (lastRan[cpu] != t) {
-            if (lastRan[cpu] != null) {
-                machine.countContextSwitch();
-                t.remaining += machine.contextSwitchCost();
-            }
-            lastRan[cpu] = t;
-        }
+        CpuDispatch.start(machine, running, lastRan, cpu, t);
         quantumLeft[cpu] = quantum;
         busy++;
         machine.setBusy(busy);
