@@ -32,7 +32,7 @@ public final class ValidateModelCommand implements Callable<Integer> {
     @Option(names = "--replications", paramLabel = "N", description = "replications per simulated row (default 10; --quick: 6)")
     Integer replications;
 
-    @Option(names = "--quick", description = "6 instead of 10 replications (about 15 s instead of 25 s)")
+    @Option(names = "--quick", description = "6 instead of 10 replications")
     boolean quick;
 
     @Option(names = "--profile", paramLabel = "NAME", description = "calibration profile (default " + CalibrationProfile.DEFAULT + ")")
