@@ -6,6 +6,8 @@ import io.sonde.agent.instrument.Instrumenter;
 import io.sonde.agent.instrument.ProbeCatalog;
 import io.sonde.agent.jmx.ProbesControl;
 import io.sonde.agent.propagation.ExecutorInstrumenter;
+import io.sonde.core.control.LoopbackConnector;
+import io.sonde.core.control.ProbeControlMBean;
 import java.lang.instrument.Instrumentation;
 import net.bytebuddy.dynamic.ClassFileLocator;
 import java.util.List;
@@ -33,6 +35,10 @@ public final class AgentRuntime {
      * @param agentJar path of the agent jar, or null when run from classes
      */
     public static synchronized void start(String options, Instrumentation inst, boolean dynamic, String agentJar) {
+        if (LoopbackConnector.START_REQUEST.equals(options)) {
+            startConnector();
+            return;
+        }
         if (started) {
             AgentLog.info("already running in this JVM; switch probes with `sonde probes` or JMX; new options ignored");
             return;
@@ -49,7 +55,7 @@ public final class AgentRuntime {
                 AgentLog.info(e);
             }
             AgentLog.info("bad options: the application runs unmonitored");
-            registerMBean(parsed.options(), null, null, parsed.errors(), "not monitoring: bad options");
+            registerMBean(parsed.options(), null, null, parsed.errors(), "not monitoring: bad options", agentJar);
             return;
         }
         AgentOptions o = parsed.options();
@@ -59,7 +65,7 @@ public final class AgentRuntime {
                 AgentLog.info(e);
             }
             AgentLog.info("bad options: the application runs unmonitored");
-            registerMBean(o, null, null, coreErrors, "not monitoring: bad options");
+            registerMBean(o, null, null, coreErrors, "not monitoring: bad options", agentJar);
             return;
         }
         ProbeCatalog catalog = new ProbeCatalog(CoreBinding.registry());
@@ -79,7 +85,7 @@ public final class AgentRuntime {
         }
         String status = "monitoring " + o.methods().rules().size() + " method rule(s) from "
                 + String.join(", ", o.sources()) + (dynamic ? " (attached)" : "");
-        registerMBean(o, catalog, instrumenter, List.of(), status);
+        registerMBean(o, catalog, instrumenter, List.of(), status, agentJar);
         if (o.verbose()) {
             AgentLog.info(status + "; " + instrumenter.transformedClasses() + " class(es) instrumented at start");
         }
@@ -99,8 +105,25 @@ public final class AgentRuntime {
         }
     }
 
+    /**
+     * A client's request (a second load of the agent jar, see {@link LoopbackConnector}) to start
+     * the loopback JMX connector; only meaningful once the MBean is registered.
+     */
+    private static void startConnector() {
+        if (System.getProperty(LoopbackConnector.AGENT_PROPERTY) == null) {
+            AgentLog.info("no MBean registered (agent not running, or jmx=off): no JMX connector started");
+            return;
+        }
+        try {
+            LoopbackConnector.startOnce();
+        } catch (Exception | LinkageError e) {
+            AgentLog.info("could not start the loopback JMX connector: " + e);
+        }
+    }
+
     private static void registerMBean(
-            AgentOptions o, ProbeCatalog catalog, Instrumenter instrumenter, List<String> errors, String status) {
+            AgentOptions o, ProbeCatalog catalog, Instrumenter instrumenter, List<String> errors, String status,
+            String agentJar) {
         if (!o.jmx()) {
             return;
         }
@@ -111,9 +134,9 @@ public final class AgentRuntime {
                             CoreBinding::counters,
                             errors,
                             status)
-                    .register();
+                    .register(agentJar);
         } catch (Exception | LinkageError e) {
-            AgentLog.info("could not register the JMX MBean " + ProbesControl.OBJECT_NAME + ": " + e);
+            AgentLog.info("could not register the JMX MBean " + ProbeControlMBean.OBJECT_NAME + ": " + e);
         }
     }
 }

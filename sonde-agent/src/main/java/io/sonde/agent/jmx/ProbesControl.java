@@ -1,6 +1,8 @@
 package io.sonde.agent.jmx;
 
 import io.sonde.agent.instrument.ProbeCatalog;
+import io.sonde.core.control.LoopbackConnector;
+import io.sonde.core.control.ProbeControlMBean;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.function.IntSupplier;
@@ -9,11 +11,11 @@ import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import javax.management.StandardMBean;
 
-/** Implementation of {@link ProbesMBean} over the agent's probe catalog. */
-public final class ProbesControl implements ProbesMBean {
-
-    /** The name under which the agent registers its MBean. */
-    public static final String OBJECT_NAME = "io.sonde:type=Probes";
+/**
+ * Implementation of {@link ProbeControlMBean} over the agent's probe catalog. Clients reach it with
+ * {@link io.sonde.core.control.ProbeControlClient} (or any JMX console).
+ */
+public final class ProbesControl implements ProbeControlMBean {
 
     private final ProbeCatalog catalog;
     private final IntSupplier instrumentedClasses;
@@ -34,14 +36,23 @@ public final class ProbesControl implements ProbesMBean {
         this.status = status;
     }
 
-    /** Registers the MBean in the platform MBean server, replacing one of an earlier agent. */
-    public void register() throws Exception {
+    /**
+     * Registers the MBean in the platform MBean server, replacing one of an earlier agent, and
+     * announces it to local clients (see {@link LoopbackConnector}).
+     *
+     * @param agentJar the agent jar, which a client loads again to start the loopback connector;
+     *     null when run from classes (tests): then only in-process and JDK connectors reach the MBean
+     */
+    public void register(String agentJar) throws Exception {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         ObjectName name = new ObjectName(OBJECT_NAME);
         if (server.isRegistered(name)) {
             server.unregisterMBean(name);
         }
-        server.registerMBean(new StandardMBean(this, ProbesMBean.class), name);
+        server.registerMBean(new StandardMBean(this, ProbeControlMBean.class), name);
+        if (agentJar != null) {
+            System.setProperty(LoopbackConnector.AGENT_PROPERTY, agentJar);
+        }
     }
 
     @Override

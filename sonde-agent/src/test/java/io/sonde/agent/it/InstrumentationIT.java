@@ -3,6 +3,7 @@ package io.sonde.agent.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sonde.agent.it.Recorded.Rec;
+import io.sonde.agent.testing.AgentJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -25,7 +26,7 @@ class InstrumentationIT {
     Path dir;
 
     private Recorded run(String options, String scenario) throws Exception {
-        try (AgentProcess p = AgentProcess.start(options + ",file.dir=" + dir, scenario)) {
+        try (AgentJvm p = AgentProcess.start(options + ",file.dir=" + dir, scenario)) {
             p.awaitLine("done");
             assertThat(p.awaitExit()).as("exit code; stderr: %s", p.stderr()).isZero();
             assertThat(p.stderr()).as("stderr").doesNotContain("Exception", "WARNING", "sonde-agent:");
@@ -204,7 +205,7 @@ class InstrumentationIT {
 
     @Test
     void badOptionsLeaveTheApplicationRunningUnmonitored() throws Exception {
-        try (AgentProcess p = AgentProcess.start("include=" + SAMPLE + "*,cpu=maybe,file.dir=" + dir, "basic")) {
+        try (AgentJvm p = AgentProcess.start("include=" + SAMPLE + "*,cpu=maybe,file.dir=" + dir, "basic")) {
             p.awaitLine("done");
             assertThat(p.awaitExit()).isZero();
             List<String> lines = p.stderr().lines().collect(Collectors.toList());
@@ -218,7 +219,7 @@ class InstrumentationIT {
     @Test
     void aMissingConfigFileIsNamed() throws Exception {
         Path missing = dir.resolve("nope.conf");
-        try (AgentProcess p = AgentProcess.start("config=" + missing, "basic")) {
+        try (AgentJvm p = AgentProcess.start("config=" + missing, "basic")) {
             p.awaitLine("done");
             assertThat(p.awaitExit()).isZero();
             assertThat(p.stderr()).contains("cannot read config file " + missing + ": no such file");
@@ -237,7 +238,7 @@ class InstrumentationIT {
                 "cpu = on",
                 "file.dir=" + out,
                 ""));
-        try (AgentProcess p = AgentProcess.start("config=" + conf, "basic")) {
+        try (AgentJvm p = AgentProcess.start("config=" + conf, "basic")) {
             p.awaitLine("done");
             assertThat(p.awaitExit()).as(p.stderr()).isZero();
         }
@@ -285,7 +286,7 @@ class InstrumentationIT {
                 .saveIn(classes.toFile());
         Path out = dir.resolve("out");
         String cp = AgentProcess.TEST_CLASSES + java.io.File.pathSeparator + classes;
-        try (AgentProcess p = AgentProcess.start(Path.of(System.getProperty("java.home")),
+        try (AgentJvm p = AgentProcess.start(Path.of(System.getProperty("java.home")),
                 "include=" + SAMPLE + "*,file.dir=" + out, cp, "huge", name)) {
             assertThat(p.awaitLine("huge returned")).isEqualTo("huge returned 1");
             assertThat(p.awaitLine("huge returned")).isEqualTo("huge returned 1");
@@ -306,7 +307,7 @@ class InstrumentationIT {
         Path appByteBuddy = Path.of(net.bytebuddy.ByteBuddy.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         String cp = AgentProcess.TEST_CLASSES + java.io.File.pathSeparator + appByteBuddy;
         Path out = dir.resolve("out");
-        try (AgentProcess p = AgentProcess.start(Path.of(System.getProperty("java.home")),
+        try (AgentJvm p = AgentProcess.start(Path.of(System.getProperty("java.home")),
                 "include=" + SAMPLE + "*,file.dir=" + out, cp, "bytebuddy")) {
             assertThat(p.awaitLine("made by")).isEqualTo("made by the app's Byte Buddy");
             assertThat(p.awaitLine("byte buddy ")).contains(appByteBuddy.getFileName().toString());
@@ -325,7 +326,7 @@ class InstrumentationIT {
     void worksOnJdk25WithoutWarnings() throws Exception {
         Path jdk25 = Path.of(System.getProperty("sonde.jdk25", "/usr/lib/jvm/temurin-25-jdk-amd64"));
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(jdk25.resolve("bin/java")), "no JDK 25 at " + jdk25);
-        try (AgentProcess p = AgentProcess.start(jdk25, "include=" + SAMPLE + "*,file.dir=" + dir, "executor")) {
+        try (AgentJvm p = AgentProcess.start(jdk25, "include=" + SAMPLE + "*,file.dir=" + dir, "executor")) {
             p.awaitLine("done");
             assertThat(p.awaitExit()).as(p.stderr()).isZero();
             assertThat(p.stderr()).isEmpty();

@@ -2,8 +2,11 @@ package io.sonde.agent.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.tools.attach.VirtualMachine;
 import io.sonde.agent.it.Recorded.Rec;
+import io.sonde.agent.testing.AgentJvm;
+import io.sonde.core.control.LocalJvm;
+import io.sonde.core.control.ProbeControlClient;
+import io.sonde.core.control.ProbeControlMBean;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,25 +28,26 @@ class SwitchingIT {
     @Test
     void probesSwitchOffAndOnAtRunTimeThroughTheMBean() throws Exception {
         String options = "include=" + APP + "Work.*;" + APP + "Marks.*,file.dir=" + dir + ",flush.interval.ms=20";
-        try (AgentProcess p = AgentProcess.start(options, "loop")) {
+        try (AgentJvm p = AgentProcess.start(options, "loop")) {
             p.awaitLine("ready");
-            try (LocalJmx jmx = LocalJmx.connect(p.pid())) {
+            try (ProbeControlClient client = ProbeControlClient.attach(p.pid())) {
+                ProbeControlMBean probes = client.probes();
                 mark(p, 1); // some ticks recorded before
-                assertThat((Integer) jmx.invoke("disable", "*$Work.*")).isEqualTo(2);
-                assertThat((String[]) jmx.invoke("listMatching", "*$Work.tick"))
+                assertThat(probes.disable("*$Work.*")).isEqualTo(2);
+                assertThat(probes.listMatching("*$Work.tick"))
                         .singleElement().asString().startsWith("off ").contains(APP + "Work.tick ()V");
                 Thread.sleep(1000); // the switch must have taken effect within one second
                 mark(p, 2);
                 Thread.sleep(200);
                 mark(p, 3);
-                assertThat((Integer) jmx.invoke("enable", "*.tick")).isEqualTo(1);
+                assertThat(probes.enable("*.tick")).isEqualTo(1);
                 Thread.sleep(1000);
                 mark(p, 4);
                 Thread.sleep(200);
                 mark(p, 5);
-                assertThat((Integer) jmx.attribute("ProbeCount")).isEqualTo(3);
-                assertThat((Integer) jmx.attribute("EnabledProbeCount")).isEqualTo(2);
-                assertThat((String[]) jmx.attribute("Counters")).anyMatch(c -> c.startsWith("records.written="));
+                assertThat(probes.getProbeCount()).isEqualTo(3);
+                assertThat(probes.getEnabledProbeCount()).isEqualTo(2);
+                assertThat(probes.getCounters()).anyMatch(c -> c.startsWith("records.written="));
             }
             p.send("stop");
             p.awaitLine("done");
@@ -58,19 +62,16 @@ class SwitchingIT {
 
     @Test
     void attachesToARunningJvmAndInstrumentsLoadedClasses() throws Exception {
-        try (AgentProcess p = AgentProcess.start(null, "loop")) {
+        try (AgentJvm p = AgentProcess.start(null, "loop")) {
             p.awaitLine("ready");
             mark(p, 1); // Work and Marks are loaded and running before the agent comes
-            VirtualMachine vm = VirtualMachine.attach(Long.toString(p.pid()));
-            try {
-                vm.loadAgent(AgentProcess.AGENT_JAR.toAbsolutePath().toString(),
+            try (LocalJvm jvm = LocalJvm.attach(p.pid())) {
+                jvm.loadAgent(AgentProcess.AGENT_JAR.toAbsolutePath(),
                         "include=" + APP + "Work.tick;" + APP + "Marks.*,file.dir=" + dir + ",flush.interval.ms=20");
-            } finally {
-                vm.detach();
             }
-            try (LocalJmx jmx = LocalJmx.connect(p.pid())) {
-                assertThat((String) jmx.attribute("Status")).contains("(attached)");
-                assertThat((String[]) jmx.invoke("listMatching", "*")).hasSize(2);
+            try (ProbeControlClient client = ProbeControlClient.attach(p.pid())) {
+                assertThat(client.probes().getStatus()).contains("(attached)");
+                assertThat(client.probes().listMatching("*")).hasSize(2);
             }
             mark(p, 2);
             Thread.sleep(200);
@@ -88,7 +89,7 @@ class SwitchingIT {
     }
 
     /** Sends "mark" and waits until the app has called Marks.mark(n). */
-    static void mark(AgentProcess p, int n) throws Exception {
+    static void mark(AgentJvm p, int n) throws Exception {
         p.send("mark");
         p.awaitLine("marked " + n);
     }

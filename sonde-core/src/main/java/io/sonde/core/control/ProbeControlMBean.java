@@ -1,12 +1,19 @@
-package io.sonde.agent.jmx;
+package io.sonde.core.control;
 
 /**
- * Management interface of the agent, registered as {@code io.sonde:type=Probes} in the platform
- * MBean server (visible in jconsole, and used by {@code sonde probes}). Patterns are the same
- * wildcards as the {@code include} option, matched against probe names
- * {@code <binary class name>.<method name>}.
+ * Management interface of the Sonde agent, registered under {@link #OBJECT_NAME} in the platform
+ * MBean server of the monitored JVM (visible in jconsole, used by {@code sonde probes}, the
+ * benchmarks and {@link ProbeControlClient}). Patterns are the same wildcards as the agent's
+ * {@code include} option, matched against probe names {@code <binary class name>.<method name>}.
+ *
+ * <p>The agent implements this interface and {@link ProbeControlClient} reaches it through a typed
+ * JMX proxy, so both ends compile against this one declaration (the agent jar relocates only Byte
+ * Buddy: this class keeps its name in the agent and in every client).
  */
-public interface ProbesMBean {
+public interface ProbeControlMBean {
+
+    /** The name under which the agent registers its MBean. */
+    String OBJECT_NAME = "io.sonde:type=Probes";
 
     /** One line per woven probe: {@code on|off <id> <name> <signature>}. */
     String[] list();
