@@ -33,6 +33,7 @@ import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import java.util.stream.Stream;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -95,24 +96,42 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--plots", paramLabel = "DIR", description = "write PNG plots: response time over time, latency histogram")
     Path plots;
 
-    @Option(names = "--demands", description = "print service demands per thread group and operation as JSON (schema sonde-demands/1) "
-            + "on stdout; the text report then goes to stderr")
-    boolean demandsToStdout;
+    @ArgGroup(exclusive = true, multiplicity = "0..1")
+    Demands demands = new Demands();
 
-    @Option(names = "--demands-json", paramLabel = "FILE", description = "write the service demands to FILE instead")
-    Path demandsFile;
+    /** Where service demands go: stdout or a file, not both. */
+    static final class Demands {
+        @Option(names = "--demands", description = "print service demands per thread group and operation as JSON (schema sonde-demands/1) "
+                + "on stdout; the text report then goes to stderr")
+        boolean toStdout;
+
+        @Option(names = "--demands-json", paramLabel = "FILE", description = "write the service demands to FILE instead")
+        Path file;
+    }
 
     @Option(names = "--group", paramLabel = "NAME=REGEX", description = "a thread group for --demands (repeatable; first match wins)")
     List<String> groups = new ArrayList<>();
 
-    @Option(names = "--probe-cost", paramLabel = "WALL_NS[,CPU_NS]", description = "perturbation correction with this cost per probe pair")
-    String probeCost;
+    @ArgGroup(exclusive = true, multiplicity = "0..1")
+    Correction correction = new Correction();
 
-    @Option(names = "--calibrate", description = "measure the probe-pair cost with the Sonde pipeline in this JVM and correct for it")
-    boolean calibrate;
+    /** Perturbation correction: a given probe cost, or one measured here; not both. */
+    static final class Correction {
+        @Option(names = "--probe-cost", paramLabel = "WALL_NS[,CPU_NS]", description = "perturbation correction with this cost per probe pair")
+        String probeCost;
 
-    @Option(names = "--calibrate-cpu", description = "with --calibrate: probes record thread CPU time, as in logs made with cpu.time=on")
-    boolean calibrateCpu;
+        @ArgGroup(exclusive = false, multiplicity = "0..1")
+        Calibrate calibrate;
+    }
+
+    /** {@code --calibrate [--calibrate-cpu]}. */
+    static final class Calibrate {
+        @Option(names = "--calibrate", required = true, description = "measure the probe-pair cost with the Sonde pipeline in this JVM and correct for it")
+        boolean calibrate;
+
+        @Option(names = "--calibrate-cpu", description = "with --calibrate: probes record thread CPU time, as in logs made with cpu.time=on")
+        boolean cpu;
+    }
 
     @Option(names = "--no-progress", description = "no progress bar")
     boolean noProgress;
@@ -120,9 +139,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintStream out = System.out;
-        if (demandsToStdout && demandsFile != null) throw new UserError("give either --demands (stdout) or --demands-json FILE, not both");
         // With demands on stdout, the human-readable report goes to stderr so the JSON stays clean.
-        PrintStream text = demandsToStdout ? System.err : out;
+        PrintStream text = demands.toStdout ? System.err : out;
         AnalysisOptions o = options(text);
         LogSource source;
         try {
@@ -173,8 +191,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
             if (plots != null) {
                 for (Path p : PlotExport.write(r, plots, Math.max(1, Math.min(top, 8)))) text.println("Plot: " + p);
             }
-            if (demandsToStdout || demandsFile != null) {
-                if (demandsToStdout) {
+            if (demands.toStdout || demands.file != null) {
+                if (demands.toStdout) {
                     DemandReport.write(r, new java.io.FilterOutputStream(out) {
                         @Override
                         public void close() throws IOException {
@@ -183,8 +201,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
                     });
                     out.println();
                 } else {
-                    DemandReport.write(r, demandsFile);
-                    text.println("Demands: " + demandsFile);
+                    DemandReport.write(r, demands.file);
+                    text.println("Demands: " + demands.file);
                 }
             }
         } catch (IOException e) {
@@ -223,10 +241,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
             if (eq <= 0 || eq == g.length() - 1) throw new UserError("--group must be NAME=REGEX, got '" + g + "'");
             o.groups.add(new DemandCollector.Group(g.substring(0, eq), regex("--group " + g.substring(0, eq), g.substring(eq + 1))));
         }
-        if (probeCost != null && calibrate) throw new UserError("give either --probe-cost or --calibrate, not both");
-        if (calibrateCpu && !calibrate) throw new UserError("--calibrate-cpu needs --calibrate");
-        if (probeCost != null) o.probeCost = parseProbeCost(probeCost);
-        if (calibrate) {
+        if (correction.probeCost != null) o.probeCost = parseProbeCost(correction.probeCost);
+        if (correction.calibrate != null) {
+            boolean calibrateCpu = correction.calibrate.cpu;
             Calibration.Result c = calibrate(calibrateCpu);
             text.printf(Locale.ROOT, "Calibration: %.1f ns wall, %.1f ns CPU per probe pair (median of %d rounds of %d calls, cpu.time=%s)%n",
                     c.wallNanosPerPair(), c.cpuNanosPerPair(), c.rounds(), c.callsPerRound(), calibrateCpu ? "on" : "off");

@@ -1,9 +1,8 @@
 package io.sonde.cli;
 
-import com.sun.tools.attach.AgentInitializationException;
-import com.sun.tools.attach.AgentLoadException;
-import com.sun.tools.attach.VirtualMachine;
-import java.io.IOException;
+import io.sonde.core.control.LocalJvm;
+import io.sonde.core.control.ProbeControlClient;
+import io.sonde.core.control.ProbeControlException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +12,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -31,8 +31,8 @@ import picocli.CommandLine.Parameters;
         })
 public final class AttachCommand implements Callable<Integer> {
 
-    @Option(names = "--pid", required = true, paramLabel = "PID", description = "Process id of the JVM.")
-    long pid;
+    @Mixin
+    TargetJvm target;
 
     @Option(names = "--agent", paramLabel = "JAR", description = "The agent jar (default: $SONDE_AGENT_JAR, else sonde-agent.jar next to the sonde jar or in the build tree).")
     Path agentJar;
@@ -51,25 +51,21 @@ public final class AttachCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Path jar = locateAgentJar();
         String agentOptions = agentOptions();
-        VirtualMachine vm = ProbesCommand.AgentConnection.attach(pid);
-        try {
-            vm.loadAgent(jar.toString(), agentOptions);
-        } catch (AgentLoadException | AgentInitializationException e) {
-            throw new UserError("process " + pid + " could not load the agent " + jar + ": " + e.getMessage());
-        } catch (IOException e) {
-            throw new UserError("lost the attach connection to process " + pid + ": " + e.getMessage());
-        } finally {
-            ProbesCommand.AgentConnection.detach(vm);
+        long pid = target.pid();
+        try (LocalJvm jvm = LocalJvm.attach(pid)) {
+            jvm.loadAgent(jar, agentOptions);
         }
-        try (ProbesCommand.AgentConnection agent = ProbesCommand.AgentConnection.open(pid)) {
-            if (!agent.agentPresent()) {
-                out.println("agent loaded into process " + pid + " (its JMX MBean is switched off: jmx=off)");
-                out.flush();
-                return 0;
-            }
-            int errors = agent.printStatus(out);
+        try (ProbeControlClient agent = ProbeControlClient.attach(pid)) {
+            int errors = ProbesCommand.printStatus(agent.probes(), out);
             out.flush();
             return errors == 0 ? 0 : 1;
+        } catch (ProbeControlException e) {
+            if (e.reason() != ProbeControlException.Reason.NO_AGENT) {
+                throw e;
+            }
+            out.println("agent loaded into process " + pid + " (its JMX MBean is switched off: jmx=off)");
+            out.flush();
+            return 0;
         }
     }
 

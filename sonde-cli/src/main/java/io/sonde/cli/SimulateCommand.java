@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -41,17 +42,32 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--strategy", paramLabel = "NAME", description = "thread-per-client, threaded, thread-per-request or thread-pool")
     String strategy;
 
-    @Option(names = "--clients", paramLabel = "N", description = "closed clients, one connection each, one outstanding request each")
-    Integer clients;
+    @ArgGroup(exclusive = true, multiplicity = "0..1")
+    Workload workload = new Workload();
+
+    /** Closed clients or open arrivals: one of the two (required for 'middleware'). */
+    static final class Workload {
+        @Option(names = "--clients", paramLabel = "N", description = "closed clients, one connection each, one outstanding request each")
+        Integer clients;
+
+        @Option(names = "--arrivals", paramLabel = "poisson:RATE/s", description = "open Poisson arrivals instead of closed clients")
+        String arrivals;
+    }
 
     @Option(names = "--pool-size", paramLabel = "N", description = "dispatcher threads (thread-pool; default: one per client or connection)")
     Integer poolSize;
 
-    @Option(names = "--servant-cpu", paramLabel = "DURATION", description = "mean servant CPU demand, e.g. 5ms")
-    String servantCpu;
+    @ArgGroup(exclusive = true, multiplicity = "0..1")
+    ServantDemand servantDemand = new ServantDemand();
 
-    @Option(names = "--servant-delay", paramLabel = "DURATION", description = "mean servant delay (sleep, no CPU), e.g. 50ms")
-    String servantDelay;
+    /** The servant either computes or waits: one of the two (required for 'middleware'). */
+    static final class ServantDemand {
+        @Option(names = "--servant-cpu", paramLabel = "DURATION", description = "mean servant CPU demand, e.g. 5ms")
+        String servantCpu;
+
+        @Option(names = "--servant-delay", paramLabel = "DURATION", description = "mean servant delay (sleep, no CPU), e.g. 50ms")
+        String servantDelay;
+    }
 
     @Option(names = "--servant-clock", paramLabel = "cpu|wall", description = "how the servant spends --servant-cpu: cpu (that much CPU time) or "
             + "wall (a busy loop until a wall-clock deadline: time preempted counts as served); default: from the profile")
@@ -62,9 +78,6 @@ public final class SimulateCommand implements Callable<Integer> {
 
     @Option(names = "--requests-per-client", paramLabel = "N", description = "requests per closed client (default 200)")
     Integer requestsPerClient;
-
-    @Option(names = "--arrivals", paramLabel = "poisson:RATE/s", description = "open Poisson arrivals instead of closed clients")
-    String arrivals;
 
     @Option(names = "--requests", paramLabel = "N", description = "requests of the open workload (default 15000); scenario files: overrides the arrivals' request count")
     Integer requests;
@@ -112,6 +125,10 @@ public final class SimulateCommand implements Callable<Integer> {
     }
 
     private SimulationResult runMiddleware() {
+        String servantCpu = servantDemand.servantCpu;
+        String servantDelay = servantDemand.servantDelay;
+        Integer clients = workload.clients;
+        String arrivals = workload.arrivals;
         if (scenario != null || arrivalRate != null) {
             throw new UserError("--scenario and --arrival-rate apply to scenario files, not to 'middleware'");
         }
@@ -144,9 +161,6 @@ public final class SimulateCommand implements Callable<Integer> {
                 rate = Durations.parseRatePerMs(a.substring("poisson:".length()));
             } catch (IllegalArgumentException e) {
                 throw new UserError("--arrivals: " + e.getMessage());
-            }
-            if (clients != null) {
-                throw new UserError("give either --clients (closed workload) or --arrivals (open workload), not both");
             }
             if (requestsPerClient != null) {
                 throw new UserError("--requests-per-client applies to closed clients; use --requests with --arrivals");
@@ -194,8 +208,8 @@ public final class SimulateCommand implements Callable<Integer> {
         if (!Files.isRegularFile(file)) {
             throw new UserError("MODEL must be 'middleware' or a scenario file; '" + target + "' is neither");
         }
-        for (String[] o : new String[][] {{"--strategy", strategy}, {"--servant-cpu", servantCpu}, {"--servant-clock", servantClock},
-                {"--servant-delay", servantDelay}, {"--arrivals", arrivals}}) {
+        for (String[] o : new String[][] {{"--strategy", strategy}, {"--servant-cpu", servantDemand.servantCpu}, {"--servant-clock", servantClock},
+                {"--servant-delay", servantDemand.servantDelay}, {"--arrivals", workload.arrivals}}) {
             if (o[1] != null) {
                 throw new UserError(o[0] + " applies to 'middleware', not to scenario files");
             }

@@ -1,13 +1,24 @@
 package io.sonde.cli;
 
 import io.sonde.core.config.ConfigException;
+import io.sonde.core.control.ProbeControlException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
  * The {@code sonde} command: one entry point for every capability. Each sub-command lives in its
- * own class next to this one; errors meant for users are thrown as {@link UserError} and printed
- * as one line without a stack trace.
+ * own class next to this one (picocli sub-commands, some with sub-commands of their own).
+ *
+ * <p>Exit codes: 0 success; 2 usage error, i.e. the command line does not parse (unknown option
+ * or command, a value of the wrong type, a missing parameter, mutually exclusive options); 1 a
+ * run that fails, including values the command rejects after parsing ({@link UserError}, a bad
+ * Sonde setting, an unreachable agent, an unreadable file). Every error is one line on stderr,
+ * {@code sonde <command>: <problem>}, without a stack trace (set {@code SONDE_DEBUG=1} to get one
+ * for an internal error).
  */
 @Command(
         name = "sonde",
@@ -41,15 +52,49 @@ public final class SondeCommand implements Runnable {
     /** Runs the command line and returns the exit code (0 ok, 1 failure, 2 usage error). */
     public static int execute(String... args) {
         CommandLine cl = new CommandLine(new SondeCommand());
+        cl.setParameterExceptionHandler((ex, arguments) -> {
+            CommandLine c = ex.getCommandLine();
+            String name = c.getCommandSpec().qualifiedName();
+            c.getErr().println(name + ": " + usageProblem(ex) + " (see '" + name + " --help')");
+            c.getErr().flush();
+            return CommandLine.ExitCode.USAGE;
+        });
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            // A bad Sonde setting (config file, SONDE_* variable, sonde.* property) is the user's to fix.
-            if (ex instanceof UserError || ex instanceof ConfigException) {
-                commandLine.getErr().println("sonde " + commandLine.getCommandName() + ": " + ex.getMessage());
-                return 1;
+            PrintWriter err = commandLine.getErr();
+            String name = commandLine.getCommandSpec().qualifiedName();
+            if (isFailureForUser(ex)) {
+                err.println(name + ": " + ex.getMessage());
+            } else {
+                err.println(name + ": internal error: " + ex + (System.getenv("SONDE_DEBUG") == null ? " (SONDE_DEBUG=1 shows the stack trace)" : ""));
+                if (System.getenv("SONDE_DEBUG") != null) {
+                    ex.printStackTrace(err);
+                }
             }
-            throw ex;
+            err.flush();
+            return CommandLine.ExitCode.SOFTWARE;
         });
         return cl.execute(args);
+    }
+
+    /**
+     * Failures whose message is meant for users: their input or environment, a bad Sonde setting
+     * (config file, SONDE_* variable, sonde.* property), an agent that cannot be reached, I/O.
+     */
+    private static boolean isFailureForUser(Exception ex) {
+        return ex instanceof UserError || ex instanceof ConfigException || ex instanceof ProbeControlException
+                || ex instanceof IOException || ex instanceof UncheckedIOException;
+    }
+
+    /** Picocli's message, with unknown sub-commands named as such and the valid ones listed. */
+    private static String usageProblem(CommandLine.ParameterException ex) {
+        CommandLine c = ex.getCommandLine();
+        if (ex instanceof CommandLine.UnmatchedArgumentException u && !c.getSubcommands().isEmpty()
+                && !u.getUnmatched().isEmpty() && !u.getUnmatched().get(0).startsWith("-")) {
+            return "unknown command '" + u.getUnmatched().get(0) + "': use "
+                    + c.getSubcommands().keySet().stream().collect(Collectors.joining(", "));
+        }
+        String m = ex.getMessage();
+        return m.startsWith("Error: ") ? m.substring("Error: ".length()) : m;
     }
 
     /** Reports the version from the jar manifest (falls back to "dev" when run from classes). */

@@ -2,25 +2,15 @@ package io.sonde.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sonde.agent.testing.AgentJvm;
 import io.sonde.format.Format;
 import io.sonde.format.read.SondeLogs;
 import io.sonde.format.read.SondeReader;
-import java.io.BufferedReader;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
-import java.io.PrintStream;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,71 +22,33 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class AgentCommandsTest {
 
-    private static final Path AGENT_JAR = Path.of(System.getProperty("test.sonde.agent.jar", "../sonde-agent/target/sonde-agent.jar"));
+    private static final Path AGENT_JAR = AgentJvm.AGENT_JAR;
     private static final String APP = "io.sonde.cli.testapp.LoopApp";
 
     @TempDir
     Path dir;
 
-    private Process process;
-    private final BlockingQueue<String> out = new LinkedBlockingQueue<>();
-    private final StringBuffer err = new StringBuffer();
-    private Writer in;
+    private AgentJvm process;
 
     @AfterEach
     void kill() {
-        if (process != null && process.isAlive()) {
-            process.destroyForcibly();
+        if (process != null) {
+            process.close();
         }
     }
 
     private void start(String agentOptions) throws IOException, InterruptedException {
         assertThat(AGENT_JAR).as("the agent jar (built by sonde-agent's package phase)").isRegularFile();
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m"));
-        if (agentOptions != null) {
-            cmd.add("-javaagent:" + AGENT_JAR.toAbsolutePath() + "=" + agentOptions);
-        }
-        cmd.addAll(List.of("-cp", "target/test-classes", APP));
-        process = new ProcessBuilder(cmd).start();
-        in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-        pump(new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)), true);
-        pump(new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8)), false);
+        process = AgentJvm.start(agentOptions, "target/test-classes", APP);
         awaitLine("ready");
     }
 
-    private void pump(BufferedReader r, boolean stdout) {
-        Thread t = new Thread(() -> {
-            try (r) {
-                String line;
-                while ((line = r.readLine()) != null) {
-                    if (stdout) {
-                        out.add(line);
-                    } else {
-                        err.append(line).append('\n');
-                    }
-                }
-            } catch (IOException e) {
-                // process gone
-            }
-        });
-        t.setDaemon(true);
-        t.start();
-    }
-
     private void awaitLine(String expected) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline) {
-            String line = out.poll(100, TimeUnit.MILLISECONDS);
-            if (expected.equals(line)) {
-                return;
-            }
-        }
-        throw new AssertionError("no line '" + expected + "' from the loop app; stderr:\n" + err);
+        process.awaitLine(expected);
     }
 
     private void send(String line) throws IOException {
-        in.write(line + "\n");
-        in.flush();
+        process.send(line);
     }
 
     private void mark(int n) throws Exception {
@@ -107,25 +59,12 @@ class AgentCommandsTest {
     private void stop() throws Exception {
         send("stop");
         awaitLine("done");
-        assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).isZero();
+        assertThat(process.awaitExit()).isZero();
     }
 
     /** Runs the CLI in-process; returns {exit code, stdout, stderr}. */
     private static Object[] sonde(String... args) {
-        PrintStream oldOut = System.out;
-        PrintStream oldErr = System.err;
-        ByteArrayOutputStream o = new ByteArrayOutputStream();
-        ByteArrayOutputStream e = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-            int code = SondeCommand.execute(args);
-            return new Object[] {code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8)};
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
+        return CliRun.run(args);
     }
 
     private static List<String> lines(Object s) {
@@ -208,7 +147,7 @@ class AgentCommandsTest {
         Object[] again = sonde("attach", "--pid", pid, "--agent", AGENT_JAR.toString(), "include=x.*");
         assertThat(again[0]).isEqualTo(0);
         stop();
-        assertThat(err.toString()).contains("sonde-agent: already running in this JVM");
+        assertThat(process.stderr()).contains("sonde-agent: already running in this JVM");
 
         List<List<String>> between = betweenMarks(dir);
         assertThat(between).hasSize(3);
@@ -232,17 +171,23 @@ class AgentCommandsTest {
         assertThat(self[0]).isEqualTo(1);
         assertThat((String) self[2]).contains("is this sonde process itself");
 
+        // usage errors (exit code 2): the actions are sub-commands of probes
         Object[] badAction = sonde("probes", "--pid", "1", "flip");
-        assertThat(badAction[0]).isEqualTo(1);
-        assertThat((String) badAction[2]).contains("unknown action 'flip'");
+        assertThat(badAction[0]).isEqualTo(2);
+        assertThat((String) badAction[2]).contains("unknown command 'flip': use list, enable, disable, status");
 
         Object[] noPattern = sonde("probes", "--pid", "1", "enable");
-        assertThat((String) noPattern[2]).contains("enable needs a PATTERN");
+        assertThat(noPattern[0]).isEqualTo(2);
+        assertThat((String) noPattern[2]).startsWith("sonde probes enable: Missing required parameter: 'PATTERN'");
+
+        Object[] noAction = sonde("probes", "--pid", "1");
+        assertThat(noAction[0]).isEqualTo(2);
+        assertThat((String) noAction[2]).contains("give an action: list, enable, disable or status");
 
         start(null); // a JVM without the agent
         Object[] none = sonde("probes", "--pid", Long.toString(process.pid()), "list");
         assertThat(none[0]).isEqualTo(1);
-        assertThat((String) none[2]).contains("runs no Sonde agent");
+        assertThat((String) none[2]).contains("runs no Sonde agent").contains("sonde attach").doesNotContain("\tat ");
 
         Object[] badOption = sonde("attach", "--pid", Long.toString(process.pid()), "--agent", AGENT_JAR.toString(), "include");
         assertThat((String) badOption[2]).contains("option 'include' is not KEY=VALUE");

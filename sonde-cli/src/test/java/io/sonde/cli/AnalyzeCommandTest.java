@@ -134,7 +134,8 @@ class AnalyzeCommandTest {
         assertThat(f[0]).isEqualTo(0);
         assertThat(json.readTree(file.toFile()).get("groups").get(0).get("name").asText()).isEqualTo("all");
         Object[] both = run("analyze", logs.toString(), "--demands", "--demands-json", file.toString());
-        assertThat((String) both[2]).contains("not both");
+        assertThat(both[0]).as("a usage error").isEqualTo(2);
+        assertThat((String) both[2]).contains("--demands, --demands-json=FILE are mutually exclusive");
     }
 
     @Test
