@@ -77,31 +77,40 @@ public final class ProbesCommand implements Callable<Integer> {
         }
     }
 
-    @Command(name = "enable", mixinStandardHelpOptions = true, description = "Switches on the probes whose names match (also of classes loaded later).")
-    static final class Enable implements Callable<Integer> {
+    /** enable and disable: the same but for the direction of the switch. */
+    abstract static class Switch implements Callable<Integer> {
         @ParentCommand ProbesCommand parent;
         @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
         @Parameters(paramLabel = "PATTERN", description = "Probe name pattern, e.g. 'com.acme.*'.")
         String pattern;
 
+        abstract boolean on();
+
         @Override
         public Integer call() {
-            return parent.run(spec, (probes, out) -> switched(out, "enabled", probes.enable(pattern), pattern));
+            return parent.run(spec, (probes, out) -> {
+                int count = on() ? probes.enable(pattern) : probes.disable(pattern);
+                out.println((on() ? "enabled " : "disabled ") + count + " probe(s) matching " + pattern
+                        + " (classes loaded later follow the same switch)");
+                return 0;
+            });
+        }
+    }
+
+    @Command(name = "enable", mixinStandardHelpOptions = true, description = "Switches on the probes whose names match (also of classes loaded later).")
+    static final class Enable extends Switch {
+        @Override
+        boolean on() {
+            return true;
         }
     }
 
     @Command(name = "disable", mixinStandardHelpOptions = true, description = "Switches off the probes whose names match (also of classes loaded later).")
-    static final class Disable implements Callable<Integer> {
-        @ParentCommand ProbesCommand parent;
-        @CommandLine.Spec CommandLine.Model.CommandSpec spec;
-
-        @Parameters(paramLabel = "PATTERN", description = "Probe name pattern, e.g. 'com.acme.*'.")
-        String pattern;
-
+    static final class Disable extends Switch {
         @Override
-        public Integer call() {
-            return parent.run(spec, (probes, out) -> switched(out, "disabled", probes.disable(pattern), pattern));
+        boolean on() {
+            return false;
         }
     }
 
@@ -117,11 +126,6 @@ public final class ProbesCommand implements Callable<Integer> {
                 return 0;
             });
         }
-    }
-
-    private static int switched(PrintWriter out, String what, int count, String pattern) {
-        out.println(what + " " + count + " probe(s) matching " + pattern + " (classes loaded later follow the same switch)");
-        return 0;
     }
 
     /** Prints status, counters and configuration errors; returns the number of errors. */
