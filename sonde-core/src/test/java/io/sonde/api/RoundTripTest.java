@@ -2,6 +2,7 @@ package io.sonde.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sonde.api.internal.MonitorAccess;
 import io.sonde.core.config.SondeConfig;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -64,7 +65,7 @@ class RoundTripTest {
         settings.put("flush.interval.ms", String.valueOf(1 + rnd.nextInt(50)));
 
         Map<String, List<String>> expected = new HashMap<>();
-        try (Monitor m = Sonde.start(SondeConfig.of(settings))) {
+        try (Monitor m = MonitorAccess.start(SondeConfig.of(settings))) {
             MethodProbe[] probes = new MethodProbe[1 + rnd.nextInt(8)];
             for (int i = 0; i < probes.length; i++) probes[i] = m.methodProbe("p.C.m" + i, "(I)V");
             EventType plain = m.eventType("plain");

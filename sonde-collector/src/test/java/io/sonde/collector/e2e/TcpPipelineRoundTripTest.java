@@ -7,6 +7,7 @@ import io.sonde.api.EventType;
 import io.sonde.api.MethodProbe;
 import io.sonde.api.Monitor;
 import io.sonde.api.Sonde;
+import io.sonde.api.internal.MonitorAccess;
 import io.sonde.collector.archive.Archive;
 import io.sonde.collector.receive.Receiver;
 import io.sonde.collector.receive.ReceiverListener;
@@ -90,7 +91,7 @@ class TcpPipelineRoundTripTest {
             settings.put("policy", "block");
             settings.put("cpu.time", cpu ? "on" : "off");
             name += " " + threads + " threads " + settings;
-            Monitor m = Sonde.start(io.sonde.core.config.SondeConfig.of(settings));
+            Monitor m = MonitorAccess.start(io.sonde.core.config.SondeConfig.of(settings));
             try {
                 agent = m.agentId();
                 MethodProbe[] probes = new MethodProbe[PROBES.length];

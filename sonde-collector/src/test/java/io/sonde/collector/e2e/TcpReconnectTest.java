@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sonde.api.MethodProbe;
 import io.sonde.api.Monitor;
 import io.sonde.api.Sonde;
+import io.sonde.api.internal.MonitorAccess;
 import io.sonde.collector.archive.Archive;
 import io.sonde.collector.receive.Receiver;
 import io.sonde.collector.receive.ReceiverListener;
@@ -58,7 +59,7 @@ class TcpReconnectTest {
         Receiver second = null;
         UUID agent;
         try {
-            Monitor m = Sonde.start(SondeConfig.of(settings));
+            Monitor m = MonitorAccess.start(SondeConfig.of(settings));
             agent = m.agentId();
             MethodProbe outer = m.methodProbe("app.Job.run", "()V");
             MethodProbe inner = m.methodProbe("app.Job.step", "(I)V");

@@ -1,5 +1,6 @@
 package io.sonde.core.buffer;
 
+import io.sonde.format.DropReason;
 import io.sonde.format.Format;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -129,6 +130,7 @@ public final class ThreadBuffer extends Pad3 {
     /** Buffer ordinal in the high 32 bits of this thread's trace ids. */
     private long traceIdBase;
     private final EventCursor events = new EventCursor(this);
+    private Object attachment;
 
     /**
      * @param capacity ring bytes, a power of two (0 for the no-buffer placeholder)
@@ -434,6 +436,19 @@ public final class ThreadBuffer extends Pad3 {
         return events;
     }
 
+    /**
+     * An object the layer above binds to this thread's buffer (the API keeps its per-thread event
+     * writer here, so it needs no thread-local lookup of its own). Owner thread only; null until set.
+     */
+    public Object attachment() {
+        return attachment;
+    }
+
+    /** Sets {@link #attachment()} (owner thread only). */
+    public void attach(Object value) {
+        attachment = value;
+    }
+
     // ---- trace context (owner thread)
 
     /** Id of the trace the thread is in, or 0 when it is not inside a probed method. */
@@ -513,15 +528,17 @@ public final class ThreadBuffer extends Pad3 {
         return (long) PRODUCED.getOpaque(this);
     }
 
-    public long droppedFull() {
-        return (long) DROPPED_FULL.getAcquire(this);
-    }
-
-    public long droppedNoBuffer() {
-        return (long) DROPPED_NO_BUFFER.getAcquire(this);
-    }
-
-    public long droppedClosed() {
-        return (long) DROPPED_CLOSED.getAcquire(this);
+    /**
+     * Records this thread dropped for {@code reason}. A ring counts the producer-side reasons
+     * (buffer full, closed, no buffer); the writer-side ones are counted by the writer thread, so
+     * they are 0 here.
+     */
+    public long dropped(DropReason reason) {
+        switch (reason) {
+            case BUFFER_FULL: return (long) DROPPED_FULL.getAcquire(this);
+            case CLOSED: return (long) DROPPED_CLOSED.getAcquire(this);
+            case NO_BUFFER: return (long) DROPPED_NO_BUFFER.getAcquire(this);
+            default: return 0L;
+        }
     }
 }
