@@ -17,7 +17,6 @@ import io.sonde.analysis.progress.TerminalProgressBar;
 import io.sonde.analysis.tree.TreePrinter;
 import io.sonde.api.MethodProbe;
 import io.sonde.api.Monitor;
-import io.sonde.api.Sonde;
 import io.sonde.api.internal.MonitorAccess;
 import io.sonde.core.config.SondeConfig;
 import java.io.IOException;

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sonde.api.MethodProbe;
 import io.sonde.api.Monitor;
-import io.sonde.api.Sonde;
 import io.sonde.api.internal.MonitorAccess;
 import io.sonde.core.config.SondeConfig;
 import io.sonde.format.testing.GoldenFiles;

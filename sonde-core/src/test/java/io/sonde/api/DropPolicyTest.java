@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sonde.api.internal.MonitorAccess;
 import io.sonde.core.config.SondeConfig;
 import io.sonde.format.DropReason;
-import io.sonde.format.Format;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sonde.api.Counters;
 import io.sonde.api.MethodProbe;
 import io.sonde.api.Monitor;
-import io.sonde.api.Sonde;
 import io.sonde.api.internal.MonitorAccess;
 import io.sonde.core.config.SondeConfig;
 import java.util.Map;
