@@ -62,6 +62,7 @@ class RoundTripTest {
         settings.put("frame.bytes", String.valueOf(frame));
         settings.put("file.segment.bytes", String.valueOf(segment));
         settings.put("cpu.time", cpu);
+        settings.put("policy", "block-forever"); // lossless even when the writer thread stalls on a busy machine
         settings.put("flush.interval.ms", String.valueOf(1 + rnd.nextInt(50)));
 
         Map<String, List<String>> expected = new HashMap<>();

@@ -87,7 +87,7 @@ class TcpPipelineRoundTripTest {
             settings.put("buffer.bytes", System.getProperty("e2e.buffer.bytes", String.valueOf(ringBytes)));
             settings.put("frame.bytes", System.getProperty("e2e.frame.bytes", String.valueOf(frameBytes)));
             settings.put("flush.interval.ms", "5");
-            settings.put("policy", "block");
+            settings.put("policy", "block-forever"); // lossless: a stalled writer must not cause drops here
             settings.put("cpu.time", cpu ? "on" : "off");
             name += " " + threads + " threads " + settings;
             Monitor m = MonitorAccess.start(io.sonde.core.config.SondeConfig.of(settings));

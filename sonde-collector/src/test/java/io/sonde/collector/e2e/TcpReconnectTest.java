@@ -52,6 +52,7 @@ class TcpReconnectTest {
         settings.put("tcp.port", String.valueOf(port));
         settings.put("flush.interval.ms", "5");
         settings.put("frame.bytes", "4096");
+        settings.put("policy", "block-forever"); // producers wait while the receiver is away
         Map<Long, List<String>> expected = new ConcurrentHashMap<>();
         AtomicBoolean stop = new AtomicBoolean();
         CountDownLatch closed = new CountDownLatch(1);

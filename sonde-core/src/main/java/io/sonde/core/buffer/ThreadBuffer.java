@@ -24,6 +24,11 @@ abstract class ProducerFields {
     long wokeAt = -1;
     /** Data records dropped since the last record that fitted (written as GAP before the next). */
     int pendingGap;
+    /**
+     * True after a bounded block wait timed out: while the ring stays full, records drop at once
+     * (reason buffer full) instead of waiting again; the next record that fits clears it.
+     */
+    boolean overflowing;
 
     // ---- trace context (owner only)
     long traceId;
@@ -124,6 +129,8 @@ public final class ThreadBuffer extends Pad3 {
     private final int mask;
     private final int half;
     private final boolean dropWhenFull;
+    /** Longest wait of a blocked producer before it drops (policy block); negative = no limit. */
+    private final long blockNanos;
     private final RingHost host;
     private final long threadId;
     private final WeakReference<Thread> thread;
@@ -140,6 +147,18 @@ public final class ThreadBuffer extends Pad3 {
      *     agent without a shared counter
      */
     public ThreadBuffer(int capacity, boolean dropWhenFull, RingHost host, Thread owner, long threadId, int ordinal) {
+        this(capacity, dropWhenFull, -1L, host, owner, threadId, ordinal);
+    }
+
+    /**
+     * Like the constructor above, with a bounded wait for policy {@code block}.
+     *
+     * @param blockNanos when the ring is full and {@code dropWhenFull} is false: how long the
+     *     producer waits for space before it drops the record (reason buffer full) and every
+     *     further record until one fits again; negative = wait as long as it takes
+     */
+    public ThreadBuffer(int capacity, boolean dropWhenFull, long blockNanos, RingHost host, Thread owner,
+            long threadId, int ordinal) {
         if (capacity != 0 && (capacity < 64 || Integer.bitCount(capacity) != 1)) {
             throw new IllegalArgumentException("ring capacity must be a power of two >= 64: " + capacity);
         }
@@ -148,6 +167,7 @@ public final class ThreadBuffer extends Pad3 {
         this.mask = capacity == 0 ? 0 : capacity - 1;
         this.half = capacity / 2;
         this.dropWhenFull = dropWhenFull;
+        this.blockNanos = blockNanos;
         this.host = host;
         this.threadId = threadId;
         this.thread = new WeakReference<>(owner);
@@ -357,6 +377,7 @@ public final class ThreadBuffer extends Pad3 {
             return -1;
         }
         int spins = 0;
+        long blockedSince = 0; // set at the first park
         for (; ; ) {
             long p = pos;
             int i = (int) p & mask;
@@ -379,6 +400,7 @@ public final class ThreadBuffer extends Pad3 {
                     p += gap;
                 }
                 pos = p + n;
+                overflowing = false;
                 long used = pos - r;
                 if (used < half) {
                     fastLimit = r + half;
@@ -394,20 +416,34 @@ public final class ThreadBuffer extends Pad3 {
                 DROPPED_CLOSED.setRelease(this, droppedClosed + 1);
                 return -1;
             }
-            if (dropWhenFull) {
-                DROPPED_FULL.setRelease(this, droppedFull + 1);
-                if (pendingGap != -1) pendingGap++; // u32 count, saturates at 2^32-1
-                fastLimit = Long.MIN_VALUE; // next claim must go through here to write the GAP
-                return -1;
+            if (dropWhenFull || overflowing) {
+                return dropFull();
             }
             if (spins < SPINS) {
                 spins++;
                 Thread.onSpinWait();
             } else {
+                long now = System.nanoTime();
+                if (blockedSince == 0) {
+                    blockedSince = now;
+                } else if (blockNanos >= 0 && now - blockedSince >= blockNanos) {
+                    // the writer has not made room in time (a dead receiver, a stalled disk):
+                    // stop holding the application up; drop until the ring has room again
+                    overflowing = true;
+                    return dropFull();
+                }
                 LockSupport.parkNanos(PARK_NANOS);
                 wokeAt = -1; // still full after a park: wake the writer again
             }
         }
+    }
+
+    /** Counts the claimed record as dropped (buffer full); a GAP goes before the next record that fits. */
+    private int dropFull() {
+        DROPPED_FULL.setRelease(this, droppedFull + 1);
+        if (pendingGap != -1) pendingGap++; // u32 count, saturates at 2^32-1
+        fastLimit = Long.MIN_VALUE; // next claim must go through here to write the GAP
+        return -1;
     }
 
     /**

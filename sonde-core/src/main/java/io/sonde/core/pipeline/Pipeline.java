@@ -30,6 +30,7 @@ public final class Pipeline implements RingHost, ProbeHost, WriterLoop.Source {
     private final int ringBytes;
     private final int maxRings;
     private final boolean dropWhenFull;
+    private final long blockNanos;
     private final long shutdownTimeoutMs;
 
     private final Object lock = new Object();
@@ -72,7 +73,10 @@ public final class Pipeline implements RingHost, ProbeHost, WriterLoop.Source {
         this.identity = identity;
         this.ringBytes = config.getInt(ConfigKey.BUFFER_BYTES);
         this.maxRings = config.getInt(ConfigKey.BUFFERS_MAX);
-        this.dropWhenFull = config.get(ConfigKey.POLICY).equals("drop");
+        String policy = config.get(ConfigKey.POLICY);
+        this.dropWhenFull = policy.equals("drop");
+        this.blockNanos = policy.equals("block-forever") ? -1L
+                : TimeUnit.MILLISECONDS.toNanos(config.getLong(ConfigKey.BLOCK_TIMEOUT_MS));
         this.shutdownTimeoutMs = config.getLong(ConfigKey.SHUTDOWN_TIMEOUT_MS);
         this.runtime = new ProbeRuntime(this);
         String cpu = config.get(ConfigKey.CPU_TIME);
@@ -143,7 +147,7 @@ public final class Pipeline implements RingHost, ProbeHost, WriterLoop.Source {
                 liveRings++;
             }
             int ord = ordinal > 0 ? ordinal : ++ordinals;
-            ThreadBuffer b = new ThreadBuffer(ring ? capacity : 0, dropWhenFull, this, owner, threadId, ord);
+            ThreadBuffer b = new ThreadBuffer(ring ? capacity : 0, dropWhenFull, blockNanos, this, owner, threadId, ord);
             buffers.add(b);
             bufferArray = buffers.toArray(new ThreadBuffer[0]);
             return b;

@@ -249,6 +249,36 @@ class ThreadBufferTest {
     }
 
     @Test
+    void boundedBlockWaitsOnceThenDropsUntilTheRingHasRoomAgain() {
+        Host host = new Host();
+        long limit = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(20);
+        ThreadBuffer b = new ThreadBuffer(64, false, limit, host, Thread.currentThread(), 1, 1);
+        b.enter(1, 1); // 34
+        b.enter(2, 2); // 47
+        b.enter(3, 3); // 60: full for a 13-byte EXIT, and nobody drains
+        long t0 = System.nanoTime();
+        b.exit(3, 4); // waits for the limit, then drops
+        long waited = System.nanoTime() - t0;
+        assertThat(waited).isGreaterThanOrEqualTo(limit);
+        assertThat(b.dropped(DropReason.BUFFER_FULL)).isEqualTo(1);
+        long t1 = System.nanoTime();
+        for (int k = 0; k < 1000; k++) b.exit(2, 5); // still full: dropped at once, no waiting again
+        assertThat(System.nanoTime() - t1).isLessThan(limit * 5); // 1000 waits would take 20 s
+        assertThat(b.dropped(DropReason.BUFFER_FULL)).isEqualTo(1001);
+        assertThat(drain(b, 0)).hasSize(4); // the writer makes room
+        b.exit(1, 6); // fits: a GAP with the count first, and the next full ring waits again
+        List<byte[]> r = drain(b, 0);
+        assertThat(r).extracting(rec -> rec[0]).containsExactly(Format.GAP, Format.EXIT);
+        assertThat(le(r.get(0)).getInt(1)).isEqualTo(1001);
+        b.enter(1, 7); // 34 bytes
+        b.enter(2, 8); // 13 + 12 bytes of padding at the ring's end
+        long t2 = System.nanoTime();
+        b.enter(3, 9); // does not fit: waits the full limit again
+        assertThat(System.nanoTime() - t2).isGreaterThanOrEqualTo(limit);
+        assertThat(b.dropped(DropReason.BUFFER_FULL)).isEqualTo(1002);
+    }
+
+    @Test
     void closedHostMakesAFullRingDropWithReasonClosed() {
         Host host = new Host();
         ThreadBuffer b = new ThreadBuffer(64, false, host, Thread.currentThread(), 1, 1);
