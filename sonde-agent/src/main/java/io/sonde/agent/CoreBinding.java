@@ -3,11 +3,12 @@ package io.sonde.agent;
 import io.sonde.agent.config.AgentOptions;
 import io.sonde.agent.instrument.ProbeCatalog;
 import io.sonde.agent.pattern.ThreadFilter;
-import io.sonde.api.Counters;
 import io.sonde.core.config.ConfigException;
 import io.sonde.core.config.SondeConfig;
 import io.sonde.core.pipeline.Pipeline;
+import io.sonde.core.pipeline.RecordCounts;
 import io.sonde.core.probe.ProbeRuntime;
+import io.sonde.format.DropReason;
 import java.util.List;
 
 /**
@@ -71,15 +72,15 @@ final class CoreBinding {
         if (p == null) {
             return new String[0];
         }
-        Counters c = p.counters();
+        RecordCounts c = p.counters();
         return new String[] {
             "records.produced=" + c.produced(),
             "records.written=" + c.written(),
             "records.dropped=" + c.dropped(),
-            "records.dropped.buffer_full=" + c.droppedBufferFull(),
-            "records.dropped.closed=" + c.droppedClosed(),
-            "records.dropped.no_buffer=" + c.droppedNoBuffer(),
-            "records.dropped.writer_failed=" + c.droppedWriterFailed(),
+            "records.dropped.buffer_full=" + c.dropped(DropReason.BUFFER_FULL),
+            "records.dropped.closed=" + c.dropped(DropReason.CLOSED),
+            "records.dropped.no_buffer=" + c.dropped(DropReason.NO_BUFFER),
+            "records.dropped.writer_failed=" + c.dropped(DropReason.WRITER_FAILED),
         };
     }
 }

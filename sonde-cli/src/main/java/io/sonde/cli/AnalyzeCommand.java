@@ -17,7 +17,7 @@ import io.sonde.analysis.progress.TerminalProgressBar;
 import io.sonde.analysis.tree.TreePrinter;
 import io.sonde.api.MethodProbe;
 import io.sonde.api.Monitor;
-import io.sonde.api.Sonde;
+import io.sonde.api.internal.MonitorAccess;
 import io.sonde.core.config.SondeConfig;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -288,7 +288,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         }
         // Explicit settings only: SONDE_* variables or sonde.* properties meant for an application
         // (a TCP writer, say) must not change what the calibration measures.
-        try (Monitor m = Sonde.start(SondeConfig.of(Map.of("writer", "file", "file.dir", dir.toString(), "cpu.time", cpu ? "on" : "off")))) {
+        try (Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "file", "file.dir", dir.toString(), "cpu.time", cpu ? "on" : "off")))) {
             MethodProbe root = m.methodProbe("sonde.calibration.Root", "()V");
             MethodProbe leaf = m.methodProbe("sonde.calibration.Leaf", "()V");
             Calibration.Loop monitored = n -> {

@@ -161,7 +161,7 @@ class AgentCommandsTest {
                 "include=" + APP + "*", "policy=sometimes");
         assertThat(r[0]).isEqualTo(1);
         assertThat(lines(r[1])).contains("status: not monitoring: bad options",
-                "error: -javaagent options entry 2: bad value 'sometimes' for key 'policy': must be one of block, drop");
+                "error: -javaagent options entry 2: bad value 'sometimes' for key 'policy': must be one of block, drop, block-forever");
         stop(); // the application carries on
     }
 

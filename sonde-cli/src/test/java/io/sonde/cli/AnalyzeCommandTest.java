@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sonde.api.MethodProbe;
 import io.sonde.api.Monitor;
-import io.sonde.api.Sonde;
+import io.sonde.api.internal.MonitorAccess;
 import io.sonde.core.config.SondeConfig;
 import io.sonde.format.testing.GoldenFiles;
 import java.nio.file.Files;
@@ -72,7 +72,7 @@ class AnalyzeCommandTest {
     Path recordRealRun() throws Exception {
         Path logs = tmp.resolve("logs");
         // Explicit settings only (the test JVM has a sonde.agent.jar property the monitor would reject).
-        try (Monitor m = Sonde.start(SondeConfig.of(Map.of("writer", "file", "file.dir", logs.toString(), "cpu.time", "on")))) {
+        try (Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "file", "file.dir", logs.toString(), "cpu.time", "on")))) {
             Shop shop = new Shop(m);
             Thread t = new Thread(() -> {
                 try {

@@ -1,68 +1,49 @@
 package io.sonde.api;
 
-import io.sonde.format.Format;
+import io.sonde.core.pipeline.RecordCounts;
+import io.sonde.format.DropReason;
 
 /**
- * A snapshot of a pipeline's record counters. "Records" are data records (enter, exit and event
+ * A snapshot of a monitor's record counters. "Records" are data records (enter, exit and event
  * records). While running, {@code produced - written - dropped()} records are in flight (in rings
- * or in the frame being filled); after close the counters balance: produced = written + dropped.
+ * or in the frame being filled); after close the counters balance: produced = written + dropped,
+ * as in the trailer of the stream.
  */
 public final class Counters {
-    private final long produced;
-    private final long written;
-    private final long[] drops; // index = Format.DROP_* reason
+    private final RecordCounts counts;
 
-    public Counters(long produced, long written, long[] dropsByReason) {
-        this.produced = produced;
-        this.written = written;
-        this.drops = dropsByReason.clone();
+    Counters(RecordCounts counts) {
+        this.counts = counts;
     }
 
+    /** Data records the probes and events produced (recorded or dropped). */
     public long produced() {
-        return produced;
+        return counts.produced();
     }
 
+    /** Data records handed to the writer in frames. */
     public long written() {
-        return written;
+        return counts.written();
     }
 
-    /** Records dropped for the given reason ({@link Format#DROP_BUFFER_FULL} .. {@link Format#DROP_WRITER_FAILED}). */
-    public long dropped(int reason) {
-        return reason > 0 && reason < drops.length ? drops[reason] : 0;
-    }
-
-    public long droppedBufferFull() {
-        return dropped(Format.DROP_BUFFER_FULL);
-    }
-
-    public long droppedClosed() {
-        return dropped(Format.DROP_CLOSED);
-    }
-
-    public long droppedNoBuffer() {
-        return dropped(Format.DROP_NO_BUFFER);
-    }
-
-    public long droppedWriterFailed() {
-        return dropped(Format.DROP_WRITER_FAILED);
+    /** Records dropped for the given reason. */
+    public long dropped(DropReason reason) {
+        return counts.dropped(reason);
     }
 
     /** Sum of all drops. */
     public long dropped() {
-        long s = 0;
-        for (long d : drops) s += d;
-        return s;
+        return counts.dropped();
     }
 
     /** Records neither written nor dropped yet (0 after close). */
     public long inFlight() {
-        return produced - written - dropped();
+        return counts.inFlight();
     }
 
+    /** For example {@code produced=10 written=8 dropped[buffer-full=2 closed=0 no-buffer=0 writer-failed=0] inFlight=0}. */
     @Override
     public String toString() {
-        return "produced=" + produced + " written=" + written + " dropped[full=" + droppedBufferFull() + " closed="
-                + droppedClosed() + " noBuffer=" + droppedNoBuffer() + " writerFailed=" + droppedWriterFailed()
-                + "] inFlight=" + inFlight();
+        return counts.toString();
     }
 }

@@ -12,18 +12,22 @@ public final class EventField {
         this.type = type;
     }
 
+    /** A boolean field (one byte). */
     public static EventField booleanField(String name) {
         return new EventField(name, Format.FIELD_BOOLEAN);
     }
 
+    /** A 32-bit integer field. */
     public static EventField intField(String name) {
         return new EventField(name, Format.FIELD_INT);
     }
 
+    /** A 64-bit integer field. */
     public static EventField longField(String name) {
         return new EventField(name, Format.FIELD_LONG);
     }
 
+    /** A double field. */
     public static EventField doubleField(String name) {
         return new EventField(name, Format.FIELD_DOUBLE);
     }
@@ -33,6 +37,7 @@ public final class EventField {
         return new EventField(name, Format.FIELD_STRING);
     }
 
+    /** The field's name, as in the EVENT_DEF record. */
     public String name() {
         return name;
     }

@@ -1,6 +1,5 @@
 package io.sonde.api;
 
-import io.sonde.core.buffer.EventCursor;
 import io.sonde.core.buffer.ThreadBuffer;
 import io.sonde.core.probe.ProbeRuntime;
 import io.sonde.core.probe.Probes;
@@ -29,10 +28,15 @@ public final class EventType {
     /** Starts an event of this type on the calling thread, time-stamped now. */
     public EventWriter begin() {
         ProbeRuntime rt = runtime;
-        if (!enabled || Probes.active() != rt) return EventCursor.DISCARD;
+        if (!enabled || Probes.active() != rt) return ThreadEventWriter.DISCARD;
         ThreadBuffer b = rt.buffer();
-        if (b == null) return EventCursor.DISCARD;
-        return b.events().begin(id, fieldTypes, recordBytes, System.nanoTime());
+        if (b == null) return ThreadEventWriter.DISCARD;
+        ThreadEventWriter w = (ThreadEventWriter) b.attachment();
+        if (w == null) {
+            w = new ThreadEventWriter(b.events()); // once per thread
+            b.attach(w);
+        }
+        return w.begin(id, fieldTypes, recordBytes, System.nanoTime());
     }
 
     /** Convenience for an event type without fields. */
@@ -40,10 +44,12 @@ public final class EventType {
         begin().end();
     }
 
+    /** The event type's id in the stream's EVENT_DEF and EVENT records (1, 2, ...). */
     public int id() {
         return id;
     }
 
+    /** The name it was defined with. */
     public String name() {
         return name;
     }
@@ -53,6 +59,7 @@ public final class EventType {
         enabled = on;
     }
 
+    /** Whether {@link #begin()} records (true until switched off). */
     public boolean isEnabled() {
         return enabled;
     }

@@ -14,12 +14,16 @@ package io.sonde.api;
  * before {@code end()} are written as zero.
  */
 public interface EventWriter {
+    /** The next field, of type boolean. */
     EventWriter putBoolean(boolean value);
 
+    /** The next field, of type int. */
     EventWriter putInt(int value);
 
+    /** The next field, of type long. */
     EventWriter putLong(long value);
 
+    /** The next field, of type double. */
     EventWriter putDouble(double value);
 
     /** A string field: pass the id from {@link Monitor#string(String)}. */

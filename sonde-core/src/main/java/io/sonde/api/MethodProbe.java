@@ -52,6 +52,7 @@ public final class MethodProbe {
         runtime.setEnabled(id, on);
     }
 
+    /** Whether the probe records. */
     public boolean isEnabled() {
         return runtime.isEnabled(id);
     }
@@ -61,10 +62,12 @@ public final class MethodProbe {
         return id;
     }
 
+    /** The probe's name, e.g. {@code com.acme.Shop.checkout}. */
     public String name() {
         return name;
     }
 
+    /** The probe's signature, e.g. a JVM method descriptor. */
     public String signature() {
         return signature;
     }

@@ -1,6 +1,5 @@
 package io.sonde.api;
 
-import io.sonde.core.config.SondeConfig;
 import io.sonde.core.pipeline.Pipeline;
 import io.sonde.core.probe.ProbeRuntime;
 import io.sonde.format.Format;
@@ -19,14 +18,9 @@ public final class Monitor implements AutoCloseable {
         this.pipeline = pipeline;
     }
 
-    /**
-     * Wraps a pipeline built directly (embedders and tests that inject a writer or a fixed
-     * identity). The pipeline must be running.
-     */
-    public static Monitor of(Pipeline pipeline) {
-        Monitor m = new Monitor(pipeline);
-        Sonde.setCurrent(m);
-        return m;
+    /** The pipeline underneath; reached from outside through {@code io.sonde.api.internal}. */
+    Pipeline pipeline() {
+        return pipeline;
     }
 
     /**
@@ -74,7 +68,7 @@ public final class Monitor implements AutoCloseable {
 
     /** Current counters (produced, written, dropped by reason); final after close. */
     public Counters counters() {
-        return pipeline.counters();
+        return new Counters(pipeline.counters());
     }
 
     /** CPU time mode: "off", "on" (every enter/exit) or "roots" (trace roots only). */
@@ -87,17 +81,9 @@ public final class Monitor implements AutoCloseable {
         }
     }
 
+    /** The agent id written in every frame header of this monitor's stream. */
     public UUID agentId() {
         return pipeline.agentId();
-    }
-
-    public SondeConfig config() {
-        return pipeline.config();
-    }
-
-    /** The pipeline underneath (for tools and tests). */
-    public Pipeline pipeline() {
-        return pipeline;
     }
 
     /** Drains all buffers, writes the trailer and closes the writer. Idempotent. */

@@ -35,9 +35,17 @@ public final class Sonde {
         return start(SondeConfig.load(settings));
     }
 
-    /** Starts a monitor with a resolved configuration. */
-    public static Monitor start(SondeConfig config) {
-        Monitor m = new Monitor(Pipeline.start(config));
+    /**
+     * Starts a monitor with a resolved configuration; reached from outside through
+     * {@code io.sonde.api.internal} (the configuration object is not API).
+     */
+    static Monitor start(SondeConfig config) {
+        return started(Pipeline.start(config));
+    }
+
+    /** Makes a running pipeline the current monitor. */
+    static Monitor started(Pipeline pipeline) {
+        Monitor m = new Monitor(pipeline);
         setCurrent(m);
         return m;
     }

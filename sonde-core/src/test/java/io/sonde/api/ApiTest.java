@@ -2,6 +2,7 @@ package io.sonde.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sonde.api.internal.MonitorAccess;
 import io.sonde.core.config.SondeConfig;
 import io.sonde.core.probe.Probes;
 import java.nio.file.Files;
@@ -22,7 +23,7 @@ class ApiTest {
     Monitor start(String... kv) {
         java.util.HashMap<String, String> s = new java.util.HashMap<>(Map.of("writer", "file", "file.dir", dir.toString()));
         for (int i = 0; i < kv.length; i += 2) s.put(kv[i], kv[i + 1]);
-        return Sonde.start(SondeConfig.of(s));
+        return MonitorAccess.start(SondeConfig.of(s));
     }
 
     @Test
@@ -159,7 +160,7 @@ class ApiTest {
         Monitor m = start("writer", "discard");
         boolean[] enteredOnFiltered = new boolean[1];
         try {
-            m.pipeline().runtime().setThreadFilter(t -> !t.getName().startsWith("quiet-"));
+            MonitorAccess.pipeline(m).runtime().setThreadFilter(t -> !t.getName().startsWith("quiet-"));
             MethodProbe p = m.methodProbe("a.B.c", "()V");
             EventType ev = m.eventType("e");
             Thread quiet = new Thread(() -> {

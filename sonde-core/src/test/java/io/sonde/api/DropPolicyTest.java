@@ -2,8 +2,9 @@ package io.sonde.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sonde.api.internal.MonitorAccess;
 import io.sonde.core.config.SondeConfig;
-import io.sonde.format.Format;
+import io.sonde.format.DropReason;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +24,7 @@ class DropPolicyTest {
     void countsByReasonBalanceExactly() throws Exception {
         AtomicLong attempted = new AtomicLong();
         Counters counters;
-        Monitor m = Sonde.start(SondeConfig.of(Map.of("writer", "file", "file.dir", dir.toString(),
+        Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "file", "file.dir", dir.toString(),
                 "policy", "drop", "buffer.bytes", "256", "flush.interval.ms", "50")));
         try {
             MethodProbe p = m.methodProbe("x.Y.z", "()V");
@@ -52,19 +53,19 @@ class DropPolicyTest {
         assertThat(counters.inFlight()).isZero();
         assertThat(log.trailer.produced()).isEqualTo(attempted.get());
         assertThat(log.trailer.written()).isEqualTo(counters.written());
-        assertThat(log.trailer.dropped(Format.DROP_BUFFER_FULL)).isEqualTo(counters.droppedBufferFull());
+        assertThat(log.trailer.dropped(DropReason.BUFFER_FULL)).isEqualTo(counters.dropped(DropReason.BUFFER_FULL));
         assertThat(log.trailer.produced()).isEqualTo(log.trailer.written() + log.trailer.droppedTotal());
         assertThat(log.dataRecords).isEqualTo(log.trailer.written());
         long gaps = log.byThreadName.values().stream().flatMap(List::stream).filter(s -> s.startsWith("GAP "))
                 .mapToLong(s -> Long.parseLong(s.substring(4))).sum();
         // every drop is announced by a GAP, except drops after a thread's last written record
-        assertThat(gaps).isLessThanOrEqualTo(counters.droppedBufferFull());
-        if (counters.droppedBufferFull() > 0) assertThat(gaps).isPositive();
+        assertThat(gaps).isLessThanOrEqualTo(counters.dropped(DropReason.BUFFER_FULL));
+        if (counters.dropped(DropReason.BUFFER_FULL) > 0) assertThat(gaps).isPositive();
     }
 
     @Test
     void threadsBeyondBuffersMaxDropWithReasonNoBuffer() throws Exception {
-        Monitor m = Sonde.start(SondeConfig.of(Map.of("writer", "discard", "buffers.max", "1")));
+        Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "discard", "buffers.max", "1")));
         java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
         int[] depthSeen = new int[1];
@@ -98,7 +99,7 @@ class DropPolicyTest {
         Counters c = m.counters();
         assertThat(depthSeen[0]).isEqualTo(1);
         assertThat(c.produced()).isEqualTo(4);
-        assertThat(c.droppedNoBuffer()).isEqualTo(2);
+        assertThat(c.dropped(DropReason.NO_BUFFER)).isEqualTo(2);
         assertThat(c.written()).isEqualTo(2);
         assertThat(c.produced()).isEqualTo(c.written() + c.dropped());
     }

@@ -1,5 +1,6 @@
 package io.sonde.api;
 
+import io.sonde.api.internal.MonitorAccess;
 import io.sonde.core.config.SondeConfig;
 import io.sonde.core.probe.Probes;
 import java.util.Map;
@@ -15,7 +16,7 @@ public final class HotPathSanity {
 
     public static void main(String[] args) {
         String writer = args.length > 0 ? args[0] : "discard";
-        try (Monitor m = Sonde.start(SondeConfig.of(Map.of("writer", writer, "file.dir",
+        try (Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", writer, "file.dir",
                 System.getProperty("java.io.tmpdir") + "/sonde-sanity")))) {
             int on = m.methodProbe("sanity.On.run", "()V").id();
             MethodProbe offProbe = m.methodProbe("sanity.Off.run", "()V");

@@ -2,7 +2,9 @@ package io.sonde.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sonde.api.internal.MonitorAccess;
 import io.sonde.core.config.SondeConfig;
+import io.sonde.format.DropReason;
 import io.sonde.format.Format;
 import io.sonde.format.read.SondeReader;
 import java.io.ByteArrayInputStream;
@@ -143,7 +145,7 @@ class TcpWriterTest {
     @Test
     void streamsEverythingOverOneConnection() throws Exception {
         server = new Server();
-        Monitor m = Sonde.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.port", String.valueOf(server.port()),
+        Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.port", String.valueOf(server.port()),
                 "frame.bytes", "4096", "flush.interval.ms", "10")));
         try {
             EventType ev = m.eventType("n", EventField.longField("n"));
@@ -167,7 +169,7 @@ class TcpWriterTest {
     void reconnectsAfterABrokenConnectionAndStartsTheNewOneWithTheRegistry() throws Exception {
         server = new Server();
         server.cutFirstAfterFrames = 3;
-        Monitor m = Sonde.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.port", String.valueOf(server.port()),
+        Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.port", String.valueOf(server.port()),
                 "frame.bytes", "4096", "flush.interval.ms", "5")));
         long total = 20_000;
         try {
@@ -205,7 +207,7 @@ class TcpWriterTest {
         try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = probe.getLocalPort(); // closed again: nothing listens there
         }
-        Monitor m = Sonde.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.port", String.valueOf(port),
+        Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.port", String.valueOf(port),
                 "flush.interval.ms", "10", "shutdown.timeout.ms", "1500", "policy", "drop", "buffer.bytes", "4096")));
         try {
             EventType ev = m.eventType("n", EventField.longField("n"));
@@ -217,7 +219,7 @@ class TcpWriterTest {
         Counters c = m.counters();
         assertThat(c.produced()).isEqualTo(1000);
         assertThat(c.written()).isZero();
-        assertThat(c.droppedWriterFailed()).isPositive();
+        assertThat(c.dropped(DropReason.WRITER_FAILED)).isPositive();
         assertThat(c.produced()).isEqualTo(c.written() + c.dropped());
     }
 
@@ -234,7 +236,7 @@ class TcpWriterTest {
             });
             acceptor.setDaemon(true);
             acceptor.start();
-            Monitor m = Sonde.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.port",
+            Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.port",
                     String.valueOf(silent.getLocalPort()), "policy", "drop", "shutdown.timeout.ms", "2000")));
             try {
                 EventType ev = m.eventType("n", EventField.longField("n"), EventField.longField("m"));

@@ -142,9 +142,6 @@ public final class Format {
         return type >= ENTER && type <= EVENT;
     }
 
-    // ---- trailer payload: u64 produced, u64 written, u32 n, n x (u8 reason, u64 count)
-    public static final byte DROP_BUFFER_FULL = 1;
-    public static final byte DROP_CLOSED = 2;
-    public static final byte DROP_NO_BUFFER = 3;
-    public static final byte DROP_WRITER_FAILED = 4;
+    // ---- trailer payload: u64 produced, u64 written, u32 n, n x (u8 reason, u64 count);
+    // the reason codes are those of DropReason
 }

@@ -58,7 +58,7 @@ class OptionsParserTest {
         assertThat(r.ok()).isFalse();
         assertThat(r.errors()).containsExactly(
                 f + " line 2: option 'jmx': expected on/off (true/false, yes/no), got 'perhaps'",
-                f + " line 3: bad value 'sometimes' for key 'policy': must be one of block, drop",
+                f + " line 3: bad value 'sometimes' for key 'policy': must be one of block, drop, block-forever",
                 f + " line 4: 'nonsense' is not key=value",
                 r.errors().get(3),
                 "-javaagent options entry 3: option 'include' has an empty pattern");

@@ -6,7 +6,7 @@ import io.sonde.api.EventField;
 import io.sonde.api.EventType;
 import io.sonde.api.MethodProbe;
 import io.sonde.api.Monitor;
-import io.sonde.api.Sonde;
+import io.sonde.api.internal.MonitorAccess;
 import io.sonde.collector.archive.Archive;
 import io.sonde.collector.receive.Receiver;
 import io.sonde.collector.receive.ReceiverListener;
@@ -87,10 +87,10 @@ class TcpPipelineRoundTripTest {
             settings.put("buffer.bytes", System.getProperty("e2e.buffer.bytes", String.valueOf(ringBytes)));
             settings.put("frame.bytes", System.getProperty("e2e.frame.bytes", String.valueOf(frameBytes)));
             settings.put("flush.interval.ms", "5");
-            settings.put("policy", "block");
+            settings.put("policy", "block-forever"); // lossless: a stalled writer must not cause drops here
             settings.put("cpu.time", cpu ? "on" : "off");
             name += " " + threads + " threads " + settings;
-            Monitor m = Sonde.start(io.sonde.core.config.SondeConfig.of(settings));
+            Monitor m = MonitorAccess.start(io.sonde.core.config.SondeConfig.of(settings));
             try {
                 agent = m.agentId();
                 MethodProbe[] probes = new MethodProbe[PROBES.length];

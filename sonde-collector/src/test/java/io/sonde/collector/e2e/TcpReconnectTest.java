@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sonde.api.MethodProbe;
 import io.sonde.api.Monitor;
-import io.sonde.api.Sonde;
+import io.sonde.api.internal.MonitorAccess;
 import io.sonde.collector.archive.Archive;
 import io.sonde.collector.receive.Receiver;
 import io.sonde.collector.receive.ReceiverListener;
@@ -52,13 +52,14 @@ class TcpReconnectTest {
         settings.put("tcp.port", String.valueOf(port));
         settings.put("flush.interval.ms", "5");
         settings.put("frame.bytes", "4096");
+        settings.put("policy", "block-forever"); // producers wait while the receiver is away
         Map<Long, List<String>> expected = new ConcurrentHashMap<>();
         AtomicBoolean stop = new AtomicBoolean();
         CountDownLatch closed = new CountDownLatch(1);
         Receiver second = null;
         UUID agent;
         try {
-            Monitor m = Sonde.start(SondeConfig.of(settings));
+            Monitor m = MonitorAccess.start(SondeConfig.of(settings));
             agent = m.agentId();
             MethodProbe outer = m.methodProbe("app.Job.run", "()V");
             MethodProbe inner = m.methodProbe("app.Job.step", "(I)V");

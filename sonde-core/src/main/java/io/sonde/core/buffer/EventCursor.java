@@ -1,16 +1,13 @@
 package io.sonde.core.buffer;
 
-import io.sonde.api.EventWriter;
 import io.sonde.format.Format;
 
 /**
- * The per-thread {@link EventWriter}: writes field values of the current event into the owner's
- * ring at the claimed position. One instance per {@link ThreadBuffer}, reused for every event.
+ * Writes the field values of the owner thread's current custom event into its ring (the engine
+ * behind the API's {@code EventWriter}). One instance per {@link ThreadBuffer}, reused for every
+ * event.
  */
-public final class EventCursor implements EventWriter {
-    /** A writer that ignores everything (monitor not running, type switched off). */
-    public static final EventWriter DISCARD = new Discard();
-
+public final class EventCursor {
     private final ThreadBuffer buffer;
     /**
      * Field values are staged here and copied into the ring at {@link #end()}: the ring space is
@@ -32,7 +29,7 @@ public final class EventCursor implements EventWriter {
     }
 
     /** Starts an event (ends an unfinished previous one first); {@code time} is its time stamp. */
-    public EventWriter begin(int typeId, byte[] fieldTypes, int recordBytes, long time) {
+    public EventCursor begin(int typeId, byte[] fieldTypes, int recordBytes, long time) {
         if (open) end();
         this.types = fieldTypes;
         this.typeId = typeId;
@@ -54,46 +51,41 @@ public final class EventCursor implements EventWriter {
         field++;
     }
 
-    @Override
-    public EventWriter putBoolean(boolean value) {
+    public EventCursor putBoolean(boolean value) {
         check(Format.FIELD_BOOLEAN);
         staged[length++] = value ? (byte) 1 : (byte) 0;
         return this;
     }
 
-    @Override
-    public EventWriter putInt(int value) {
+    public EventCursor putInt(int value) {
         check(Format.FIELD_INT);
         ThreadBuffer.INTS.set(staged, length, value);
         length += 4;
         return this;
     }
 
-    @Override
-    public EventWriter putLong(long value) {
+    public EventCursor putLong(long value) {
         check(Format.FIELD_LONG);
         ThreadBuffer.LONGS.set(staged, length, value);
         length += 8;
         return this;
     }
 
-    @Override
-    public EventWriter putDouble(double value) {
+    public EventCursor putDouble(double value) {
         check(Format.FIELD_DOUBLE);
         ThreadBuffer.LONGS.set(staged, length, Double.doubleToRawLongBits(value));
         length += 8;
         return this;
     }
 
-    @Override
-    public EventWriter putString(int stringId) {
+    public EventCursor putString(int stringId) {
         check(Format.FIELD_STRING);
         ThreadBuffer.INTS.set(staged, length, stringId);
         length += 4;
         return this;
     }
 
-    @Override
+    /** Copies the staged values into the ring and publishes the record (dropped if it does not fit). */
     public void end() {
         if (!open) return;
         open = false;
@@ -105,35 +97,5 @@ public final class EventCursor implements EventWriter {
             buffer.putBytes(i, staged, valueBytes);
             buffer.publish();
         }
-    }
-
-    private static final class Discard implements EventWriter {
-        @Override
-        public EventWriter putBoolean(boolean value) {
-            return this;
-        }
-
-        @Override
-        public EventWriter putInt(int value) {
-            return this;
-        }
-
-        @Override
-        public EventWriter putLong(long value) {
-            return this;
-        }
-
-        @Override
-        public EventWriter putDouble(double value) {
-            return this;
-        }
-
-        @Override
-        public EventWriter putString(int stringId) {
-            return this;
-        }
-
-        @Override
-        public void end() {}
     }
 }

@@ -1,5 +1,6 @@
 package io.sonde.core.buffer;
 
+import io.sonde.format.DropReason;
 import io.sonde.format.Format;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -23,6 +24,11 @@ abstract class ProducerFields {
     long wokeAt = -1;
     /** Data records dropped since the last record that fitted (written as GAP before the next). */
     int pendingGap;
+    /**
+     * True after a bounded block wait timed out: while the ring stays full, records drop at once
+     * (reason buffer full) instead of waiting again; the next record that fits clears it.
+     */
+    boolean overflowing;
 
     // ---- trace context (owner only)
     long traceId;
@@ -123,12 +129,15 @@ public final class ThreadBuffer extends Pad3 {
     private final int mask;
     private final int half;
     private final boolean dropWhenFull;
+    /** Longest wait of a blocked producer before it drops (policy block); negative = no limit. */
+    private final long blockNanos;
     private final RingHost host;
     private final long threadId;
     private final WeakReference<Thread> thread;
     /** Buffer ordinal in the high 32 bits of this thread's trace ids. */
     private long traceIdBase;
     private final EventCursor events = new EventCursor(this);
+    private Object attachment;
 
     /**
      * @param capacity ring bytes, a power of two (0 for the no-buffer placeholder)
@@ -138,6 +147,18 @@ public final class ThreadBuffer extends Pad3 {
      *     agent without a shared counter
      */
     public ThreadBuffer(int capacity, boolean dropWhenFull, RingHost host, Thread owner, long threadId, int ordinal) {
+        this(capacity, dropWhenFull, -1L, host, owner, threadId, ordinal);
+    }
+
+    /**
+     * Like the constructor above, with a bounded wait for policy {@code block}.
+     *
+     * @param blockNanos when the ring is full and {@code dropWhenFull} is false: how long the
+     *     producer waits for space before it drops the record (reason buffer full) and every
+     *     further record until one fits again; negative = wait as long as it takes
+     */
+    public ThreadBuffer(int capacity, boolean dropWhenFull, long blockNanos, RingHost host, Thread owner,
+            long threadId, int ordinal) {
         if (capacity != 0 && (capacity < 64 || Integer.bitCount(capacity) != 1)) {
             throw new IllegalArgumentException("ring capacity must be a power of two >= 64: " + capacity);
         }
@@ -146,6 +167,7 @@ public final class ThreadBuffer extends Pad3 {
         this.mask = capacity == 0 ? 0 : capacity - 1;
         this.half = capacity / 2;
         this.dropWhenFull = dropWhenFull;
+        this.blockNanos = blockNanos;
         this.host = host;
         this.threadId = threadId;
         this.thread = new WeakReference<>(owner);
@@ -355,6 +377,7 @@ public final class ThreadBuffer extends Pad3 {
             return -1;
         }
         int spins = 0;
+        long blockedSince = 0; // set at the first park
         for (; ; ) {
             long p = pos;
             int i = (int) p & mask;
@@ -377,6 +400,7 @@ public final class ThreadBuffer extends Pad3 {
                     p += gap;
                 }
                 pos = p + n;
+                overflowing = false;
                 long used = pos - r;
                 if (used < half) {
                     fastLimit = r + half;
@@ -392,20 +416,34 @@ public final class ThreadBuffer extends Pad3 {
                 DROPPED_CLOSED.setRelease(this, droppedClosed + 1);
                 return -1;
             }
-            if (dropWhenFull) {
-                DROPPED_FULL.setRelease(this, droppedFull + 1);
-                if (pendingGap != -1) pendingGap++; // u32 count, saturates at 2^32-1
-                fastLimit = Long.MIN_VALUE; // next claim must go through here to write the GAP
-                return -1;
+            if (dropWhenFull || overflowing) {
+                return dropFull();
             }
             if (spins < SPINS) {
                 spins++;
                 Thread.onSpinWait();
             } else {
+                long now = System.nanoTime();
+                if (blockedSince == 0) {
+                    blockedSince = now;
+                } else if (blockNanos >= 0 && now - blockedSince >= blockNanos) {
+                    // the writer has not made room in time (a dead receiver, a stalled disk):
+                    // stop holding the application up; drop until the ring has room again
+                    overflowing = true;
+                    return dropFull();
+                }
                 LockSupport.parkNanos(PARK_NANOS);
                 wokeAt = -1; // still full after a park: wake the writer again
             }
         }
+    }
+
+    /** Counts the claimed record as dropped (buffer full); a GAP goes before the next record that fits. */
+    private int dropFull() {
+        DROPPED_FULL.setRelease(this, droppedFull + 1);
+        if (pendingGap != -1) pendingGap++; // u32 count, saturates at 2^32-1
+        fastLimit = Long.MIN_VALUE; // next claim must go through here to write the GAP
+        return -1;
     }
 
     /**
@@ -432,6 +470,19 @@ public final class ThreadBuffer extends Pad3 {
     /** The owner's reusable event writer. */
     public EventCursor events() {
         return events;
+    }
+
+    /**
+     * An object the layer above binds to this thread's buffer (the API keeps its per-thread event
+     * writer here, so it needs no thread-local lookup of its own). Owner thread only; null until set.
+     */
+    public Object attachment() {
+        return attachment;
+    }
+
+    /** Sets {@link #attachment()} (owner thread only). */
+    public void attach(Object value) {
+        attachment = value;
     }
 
     // ---- trace context (owner thread)
@@ -513,15 +564,17 @@ public final class ThreadBuffer extends Pad3 {
         return (long) PRODUCED.getOpaque(this);
     }
 
-    public long droppedFull() {
-        return (long) DROPPED_FULL.getAcquire(this);
-    }
-
-    public long droppedNoBuffer() {
-        return (long) DROPPED_NO_BUFFER.getAcquire(this);
-    }
-
-    public long droppedClosed() {
-        return (long) DROPPED_CLOSED.getAcquire(this);
+    /**
+     * Records this thread dropped for {@code reason}. A ring counts the producer-side reasons
+     * (buffer full, closed, no buffer); the writer-side ones are counted by the writer thread, so
+     * they are 0 here.
+     */
+    public long dropped(DropReason reason) {
+        switch (reason) {
+            case BUFFER_FULL: return (long) DROPPED_FULL.getAcquire(this);
+            case CLOSED: return (long) DROPPED_CLOSED.getAcquire(this);
+            case NO_BUFFER: return (long) DROPPED_NO_BUFFER.getAcquire(this);
+            default: return 0L;
+        }
     }
 }

@@ -69,10 +69,17 @@ public enum ConfigKey {
             return range(v, 1, 1_000_000);
         }
     },
-    POLICY("policy", "block", "block | drop: what a producer does when its ring is full") {
+    POLICY("policy", "block", "block | drop | block-forever: what a producer does when its ring is full") {
         @Override
         String check(String v) {
-            return oneOf(v, "block", "drop");
+            return oneOf(v, "block", "drop", "block-forever");
+        }
+    },
+    BLOCK_TIMEOUT_MS("block.timeout.ms", "100",
+            "policy block: longest wait for ring space before the producer drops (reason buffer full) until its ring has room") {
+        @Override
+        String check(String v) {
+            return range(v, 0, 3_600_000);
         }
     },
     FLUSH_INTERVAL_MS("flush.interval.ms", "100", "writer poll interval and upper bound on how long a record waits in a frame") {

@@ -1,38 +1,36 @@
 package io.sonde.core.pipeline;
 
-import io.sonde.api.Counters;
 import io.sonde.core.buffer.RingHost;
 import io.sonde.core.buffer.ThreadBuffer;
 import io.sonde.core.config.ConfigKey;
 import io.sonde.core.config.SondeConfig;
+import io.sonde.core.probe.ProbeHost;
 import io.sonde.core.probe.ProbeRuntime;
 import io.sonde.core.probe.Probes;
 import io.sonde.core.writer.Writer;
 import io.sonde.core.writer.Writers;
-import io.sonde.format.Format;
+import io.sonde.format.DropReason;
 import java.util.ArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
- * One running monitor's in-process pipeline: the registry, the per-thread rings, the writer thread
- * ("sonde-writer") and the writer plug-in, the counters and the shutdown logic.
- *
- * <p>Counting without a shared hot counter: each ring counts what its owner produced and dropped;
- * the writer thread counts what it wrote. Totals are sums. At close, records still in rings after
- * the final drain count as dropped (reason closed) by subtraction, so the trailer always balances.
+ * One running monitor's in-process pipeline: the registry, the per-thread rings, the probe
+ * runtime fed by them, the {@link WriterLoop} (the writer thread with the writer plug-in) and the
+ * shutdown logic. It implements what the lower layers ask of it: {@link RingHost} for the rings,
+ * {@link ProbeHost} for the probes and {@link WriterLoop.Source} for the writer thread.
  */
-public final class Pipeline implements RingHost {
+public final class Pipeline implements RingHost, ProbeHost, WriterLoop.Source {
+    private static final DropReason[] PRODUCER_REASONS = {DropReason.BUFFER_FULL, DropReason.CLOSED,
+        DropReason.NO_BUFFER};
+
     private final Registry registry = new Registry();
     private final ProbeRuntime runtime;
     private final SondeConfig config;
-    final Identity identity;
-    final Writer writer;
-    final int ringBytes;
+    private final Identity identity;
+    private final int ringBytes;
     private final int maxRings;
     private final boolean dropWhenFull;
-    final long flushIntervalNanos;
-    final int frameBytes;
+    private final long blockNanos;
     private final long shutdownTimeoutMs;
 
     private final Object lock = new Object();
@@ -42,18 +40,13 @@ public final class Pipeline implements RingHost {
     private int liveRings;
     private int ordinals;
     // counters of released buffers (guarded by lock)
-    private long retiredProduced, retiredFull, retiredNoBuffer, retiredClosed;
-    // written by the writer thread only
-    volatile long written;
-    volatile long droppedWriterFailed;
+    private long retiredProduced;
+    private final long[] retiredDrops = new long[DropReason.values().length];
 
     private volatile boolean closed;
-    volatile long closeDeadlineNanos = Long.MAX_VALUE;
     private final WriterLoop loop;
-    private final Thread writerThread;
     private final Thread shutdownHook;
-    private volatile boolean closeStarted;
-    private final boolean manual;
+    private boolean closeStarted;
 
     /** Starts a pipeline with the writer and identity the configuration names. */
     public static Pipeline start(SondeConfig config) {
@@ -76,25 +69,23 @@ public final class Pipeline implements RingHost {
      *     calling thread (deterministic tests, e.g. the golden files)
      */
     Pipeline(SondeConfig config, Writer writer, Identity identity, boolean shutdownHook, boolean manual) {
-        this.manual = manual;
         this.config = config;
         this.identity = identity;
-        this.writer = writer;
         this.ringBytes = config.getInt(ConfigKey.BUFFER_BYTES);
         this.maxRings = config.getInt(ConfigKey.BUFFERS_MAX);
-        this.dropWhenFull = config.get(ConfigKey.POLICY).equals("drop");
-        this.flushIntervalNanos = TimeUnit.MILLISECONDS.toNanos(config.getLong(ConfigKey.FLUSH_INTERVAL_MS));
-        this.frameBytes = config.getInt(ConfigKey.FRAME_BYTES);
+        String policy = config.get(ConfigKey.POLICY);
+        this.dropWhenFull = policy.equals("drop");
+        this.blockNanos = policy.equals("block-forever") ? -1L
+                : TimeUnit.MILLISECONDS.toNanos(config.getLong(ConfigKey.BLOCK_TIMEOUT_MS));
         this.shutdownTimeoutMs = config.getLong(ConfigKey.SHUTDOWN_TIMEOUT_MS);
         this.runtime = new ProbeRuntime(this);
         String cpu = config.get(ConfigKey.CPU_TIME);
         runtime.setCpuMode(cpu.equals("on") ? ProbeRuntime.CPU_ON
                 : cpu.equals("roots") ? ProbeRuntime.CPU_ROOTS : ProbeRuntime.CPU_OFF);
         Probes.activate(runtime);
-        this.loop = new WriterLoop(this);
-        this.writerThread = new Thread(loop, "sonde-writer");
-        writerThread.setDaemon(true);
-        if (!manual) writerThread.start();
+        this.loop = new WriterLoop(this, registry, writer, identity, config.getInt(ConfigKey.FRAME_BYTES),
+                TimeUnit.MILLISECONDS.toNanos(config.getLong(ConfigKey.FLUSH_INTERVAL_MS)));
+        if (!manual) loop.start();
         if (shutdownHook) {
             this.shutdownHook = new Thread(this::closeFromHook, "sonde-shutdown");
             Runtime.getRuntime().addShutdownHook(this.shutdownHook);
@@ -135,10 +126,11 @@ public final class Pipeline implements RingHost {
     }
 
     /**
-     * Creates the calling thread's buffer (slow path, once per thread): a ring while fewer than
+     * Creates the buffer of {@code t} (slow path, once per thread): a ring while fewer than
      * {@code buffers.max} rings exist, else a placeholder that drops with reason "no buffer".
      * The THREAD_DEF is queued before the buffer becomes visible to the writer thread.
      */
+    @Override
     public ThreadBuffer newBuffer(Thread t) {
         return newBuffer(t, t.getId(), t.getName(), 0, ringBytes);
     }
@@ -155,7 +147,7 @@ public final class Pipeline implements RingHost {
                 liveRings++;
             }
             int ord = ordinal > 0 ? ordinal : ++ordinals;
-            ThreadBuffer b = new ThreadBuffer(ring ? capacity : 0, dropWhenFull, this, owner, threadId, ord);
+            ThreadBuffer b = new ThreadBuffer(ring ? capacity : 0, dropWhenFull, blockNanos, this, owner, threadId, ord);
             buffers.add(b);
             bufferArray = buffers.toArray(new ThreadBuffer[0]);
             return b;
@@ -169,17 +161,17 @@ public final class Pipeline implements RingHost {
         }
     }
 
-    ThreadBuffer[] buffers() {
+    @Override
+    public ThreadBuffer[] buffers() {
         return bufferArray;
     }
 
     /** Removes a drained buffer of a dead thread, keeping its counts (writer thread). */
-    void release(ThreadBuffer b) {
+    @Override
+    public void release(ThreadBuffer b) {
         synchronized (lock) {
             if (!buffers.remove(b)) return;
-            retiredFull += b.droppedFull();
-            retiredNoBuffer += b.droppedNoBuffer();
-            retiredClosed += b.droppedClosed();
+            for (DropReason r : PRODUCER_REASONS) retiredDrops[r.ordinal()] += b.dropped(r);
             retiredProduced += b.produced();
             if (b.capacity() > 0) {
                 liveRings--;
@@ -190,8 +182,27 @@ public final class Pipeline implements RingHost {
     }
 
     @Override
+    public long producerCounts(long[] drops) {
+        synchronized (lock) {
+            long produced = retiredProduced;
+            for (DropReason r : PRODUCER_REASONS) drops[r.ordinal()] += retiredDrops[r.ordinal()];
+            for (ThreadBuffer b : buffers) {
+                // each ring's drops before its produced count (see WriterLoop.Source)
+                for (DropReason r : PRODUCER_REASONS) drops[r.ordinal()] += b.dropped(r);
+                produced += b.produced();
+            }
+            return produced;
+        }
+    }
+
+    @Override
+    public int stringId(String value) {
+        return registry.string(value);
+    }
+
+    @Override
     public void wakeWriter() {
-        LockSupport.unpark(writerThread);
+        loop.wake();
     }
 
     @Override
@@ -203,39 +214,8 @@ public final class Pipeline implements RingHost {
      * Current counters. While running, drops by reason "closed" are those producers counted
      * after close began; at close the final figures (as in the trailer) are fixed.
      */
-    public Counters counters() {
-        Counters f = loop.finalCounters;
-        if (f != null) return f;
-        return sum(false);
-    }
-
-    /**
-     * Sums the counters. Drops are read before "produced" (each producer increments produced
-     * before a drop counter), so produced - written - drops is never negative.
-     */
-    Counters sum(boolean closing) {
-        long w = written;
-        long wf = droppedWriterFailed;
-        long full, noBuf, cl, prod;
-        synchronized (lock) {
-            full = retiredFull;
-            noBuf = retiredNoBuffer;
-            cl = retiredClosed;
-            prod = retiredProduced;
-            for (ThreadBuffer b : buffers) {
-                full += b.droppedFull();
-                noBuf += b.droppedNoBuffer();
-                cl += b.droppedClosed();
-                prod += b.produced();
-            }
-        }
-        long[] drops = new long[5];
-        drops[Format.DROP_BUFFER_FULL] = full;
-        drops[Format.DROP_NO_BUFFER] = noBuf;
-        drops[Format.DROP_WRITER_FAILED] = wf;
-        // at close, whatever is neither written nor dropped otherwise was left in the rings
-        drops[Format.DROP_CLOSED] = closing ? prod - w - full - noBuf - wf : cl;
-        return new Counters(prod, w, drops);
+    public RecordCounts counters() {
+        return loop.counts();
     }
 
     /**
@@ -261,41 +241,18 @@ public final class Pipeline implements RingHost {
         synchronized (this) {
             if (!closeStarted) {
                 closeStarted = true;
-                // writers that retry (tcp) give up at 80 % of the timeout, leaving time for the trailer
-                closeDeadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(shutdownTimeoutMs) * 4 / 5;
                 runtime.disableAll(); // no new enters; exits of running methods still record
                 closed = true; // producers with a full ring now drop (reason closed) instead of waiting
-                loop.stop = true;
-                LockSupport.unpark(writerThread);
+                loop.requestStop(shutdownTimeoutMs);
             }
         }
-        if (manual) {
-            if (!loop.finished) loop.finish();
-            Probes.deactivate(runtime);
-            return;
-        }
-        try {
-            long timeout = Math.max(1, shutdownTimeoutMs);
-            writerThread.join(Math.max(1, timeout * 9 / 10));
-            if (writerThread.isAlive()) {
-                // stuck in I/O (e.g. a receiver that stopped reading): interrupting closes the
-                // interruptible channel, the writer gives up and still finishes its bookkeeping
-                writerThread.interrupt();
-                writerThread.join(Math.max(1, timeout / 10));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (writerThread.isAlive()) {
-            System.err.println("sonde: writer did not finish within shutdown.timeout.ms=" + shutdownTimeoutMs
-                    + "; the stream may lack its trailer");
-        }
+        loop.awaitTermination(shutdownTimeoutMs);
         Probes.deactivate(runtime);
     }
 
     /** True once close() has finished writing (or given up). */
     public boolean isTerminated() {
-        return loop.finished;
+        return loop.isTerminated();
     }
 
     // ---- manual mode (deterministic tests): the caller plays the writer thread

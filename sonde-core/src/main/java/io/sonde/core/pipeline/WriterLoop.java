@@ -1,9 +1,10 @@
 package io.sonde.core.pipeline;
 
-import io.sonde.api.Counters;
 import io.sonde.core.buffer.ThreadBuffer;
+import io.sonde.core.log.SondeLog;
 import io.sonde.core.writer.Writer;
 import io.sonde.core.writer.WriterContext;
+import io.sonde.format.DropReason;
 import io.sonde.format.Format;
 import io.sonde.format.write.FrameHeader;
 import java.io.IOException;
@@ -11,11 +12,15 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The body of the writer thread: drains every ring into DATA frames and hands finished frames to
- * the writer plug-in. Also the {@link WriterContext} the plug-in sees.
+ * The writer thread ("sonde-writer") and its work: drains every ring into DATA frames and hands
+ * finished frames to the writer plug-in; also the {@link WriterContext} the plug-in sees. It owns
+ * its thread, its lifecycle ({@link State}) and its counters (frames, records and bytes written,
+ * records dropped by the writer side); the {@link Pipeline} starts it, wakes it and shuts it down.
  *
  * <p>One drain: (1) read every ring's published write position, (2) take the pending definitions
  * and put them into a registry block, (3) copy each ring's records up to the position read in (1)
@@ -23,11 +28,44 @@ import java.util.concurrent.locks.LockSupport;
  * definition precedes the first record using its id. Records are parsed (the type byte gives the
  * size, for EVENT the event type does), so pads are skipped, data records counted and a long run
  * split across frames at record boundaries.
+ *
+ * <p>Counting without a shared hot counter: each ring counts what its owner produced and dropped;
+ * this loop counts what it wrote and what the writer side dropped. At shutdown, records still in
+ * rings after the final drain count as dropped (reason closed) by subtraction, so the trailer
+ * always balances.
  */
 final class WriterLoop implements Runnable, WriterContext {
-    private final Pipeline p;
+    /** Lifecycle: NEW until started, RUNNING, STOPPING once shutdown was requested, TERMINATED when done. */
+    enum State { NEW, RUNNING, STOPPING, TERMINATED }
+
+    /** The rings this loop drains and their producer-side counts (implemented by the pipeline). */
+    interface Source {
+        /** The current buffers (a snapshot array; the loop does not modify it). */
+        ThreadBuffer[] buffers();
+
+        /** Forgets a fully drained buffer of a dead thread, keeping its counts. */
+        void release(ThreadBuffer b);
+
+        /**
+         * Adds the producer-side drops of every ring, live and released, to {@code drops} (indexed
+         * by {@link DropReason#ordinal()}) and returns the records produced. Drops are read before
+         * "produced" (each producer increments produced before a drop counter), so produced -
+         * written - drops is never negative.
+         */
+        long producerCounts(long[] drops);
+    }
+
+    private static final DropReason[] REASONS = DropReason.values();
+
+    private final Source source;
+    private final Registry registry;
     private final Writer writer;
+    private final Identity identity;
+    private final int frameBytes;
+    private final long flushIntervalNanos;
     private final FrameHeader header;
+    private final Thread thread;
+
     private ByteBuffer frame;
     private int frameLimit;
     private long frameRecords;
@@ -36,38 +74,121 @@ final class WriterLoop implements Runnable, WriterContext {
     private ByteBuffer segmentEndBuffer;
     private long sequence;
     private boolean failed;
-    volatile boolean stop;
-    volatile Counters finalCounters;
-    volatile boolean finished;
     private long[] limits = new long[16];
     private boolean[] deadAtSnapshot = new boolean[16];
 
-    WriterLoop(Pipeline p) {
-        this.p = p;
-        this.writer = p.writer;
-        this.header = new FrameHeader(p.identity.agentId, p.identity.pid, p.identity.host);
-        this.frameLimit = p.frameBytes;
-        this.frame = ByteBuffer.allocateDirect(p.frameBytes).order(ByteOrder.LITTLE_ENDIAN);
+    private volatile State state = State.NEW;
+    private boolean threadStarted;
+    private volatile long closeDeadlineNanos = Long.MAX_VALUE;
+    private volatile RecordCounts finalCounts;
+
+    // ---- counters: written by the loop's thread only, read by anyone
+    private volatile long framesWritten;
+    private volatile long bytesWritten;
+    private volatile long recordsWritten;
+    private final AtomicLongArray recordsDropped = new AtomicLongArray(REASONS.length);
+
+    WriterLoop(Source source, Registry registry, Writer writer, Identity identity, int frameBytes,
+            long flushIntervalNanos) {
+        this.source = source;
+        this.registry = registry;
+        this.writer = writer;
+        this.identity = identity;
+        this.frameBytes = frameBytes;
+        this.flushIntervalNanos = flushIntervalNanos;
+        this.header = new FrameHeader(identity.agentId, identity.pid, identity.host);
+        this.frameLimit = frameBytes;
+        this.frame = ByteBuffer.allocateDirect(frameBytes).order(ByteOrder.LITTLE_ENDIAN);
         header.open(frame, Format.FRAME_DATA);
+        this.thread = new Thread(this, "sonde-writer");
+        thread.setDaemon(true);
+    }
+
+    // ---------------------------------------------------------------- lifecycle
+
+    /** Starts the writer thread (once). */
+    synchronized void start() {
+        if (state != State.NEW) throw new IllegalStateException("writer loop already " + state);
+        state = State.RUNNING;
+        threadStarted = true;
+        thread.start();
+    }
+
+    /** Wakes the writer thread (a producer's ring is half full, or full). */
+    void wake() {
+        LockSupport.unpark(thread);
+    }
+
+    State state() {
+        return state;
+    }
+
+    /** True once the final drain, the trailer and closing the writer are done (or were given up). */
+    boolean isTerminated() {
+        return state == State.TERMINATED;
+    }
+
+    /**
+     * Asks the loop to finish: one more drain, the last frame, the trailer, closing the writer.
+     * Writers that retry (tcp) give up at 80 % of {@code timeoutMs}, leaving time for the trailer.
+     */
+    synchronized void requestStop(long timeoutMs) {
+        if (state == State.NEW || state == State.RUNNING) {
+            closeDeadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs) * 4 / 5;
+            state = State.STOPPING;
+            LockSupport.unpark(thread);
+        }
+    }
+
+    /**
+     * Waits at most {@code timeoutMs} for the loop to finish after {@link #requestStop}. A loop
+     * whose thread never started (manual mode) finishes on the calling thread. Returns whether it
+     * finished.
+     */
+    boolean awaitTermination(long timeoutMs) {
+        synchronized (this) {
+            if (!threadStarted) {
+                if (state != State.TERMINATED) finish();
+                return true;
+            }
+        }
+        try {
+            long timeout = Math.max(1, timeoutMs);
+            thread.join(Math.max(1, timeout * 9 / 10));
+            if (thread.isAlive()) {
+                // stuck in I/O (e.g. a receiver that stopped reading): interrupting closes the
+                // interruptible channel, the writer gives up and still finishes its bookkeeping
+                thread.interrupt();
+                thread.join(Math.max(1, timeout / 10));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (thread.isAlive()) {
+            SondeLog.warn("shutdown.timeout", "writer did not finish within shutdown.timeout.ms=" + timeoutMs
+                    + "; the stream may lack its trailer");
+            return false;
+        }
+        return true;
     }
 
     @Override
     public void run() {
         open();
-        long nextFlush = System.nanoTime() + p.flushIntervalNanos;
-        while (!stop) {
+        long nextFlush = System.nanoTime() + flushIntervalNanos;
+        while (state == State.RUNNING) {
             try {
                 drain();
                 long now = System.nanoTime();
                 if (now - nextFlush >= 0) {
                     emitFrame();
                     if (!failed) writer.flush();
-                    nextFlush = now + p.flushIntervalNanos;
+                    nextFlush = now + flushIntervalNanos;
                 }
             } catch (IOException | RuntimeException e) {
                 fail("writing failed", e);
             }
-            if (!stop) LockSupport.parkNanos(Math.max(1, nextFlush - System.nanoTime()));
+            if (state == State.RUNNING) LockSupport.parkNanos(Math.max(1, nextFlush - System.nanoTime()));
         }
         finish();
     }
@@ -88,8 +209,8 @@ final class WriterLoop implements Runnable, WriterContext {
         } catch (IOException | RuntimeException e) {
             fail("writing failed at close", e);
         }
-        Counters c = p.sum(true);
-        finalCounters = c;
+        RecordCounts c = counts(true);
+        finalCounts = c;
         if (!failed) {
             try {
                 writeTrailer(c);
@@ -100,24 +221,77 @@ final class WriterLoop implements Runnable, WriterContext {
         try {
             writer.close();
         } catch (IOException | RuntimeException e) {
-            System.err.println("sonde: closing the writer failed: " + e);
+            SondeLog.warn("writer.close", "closing the writer failed: " + e);
         }
-        finished = true;
+        state = State.TERMINATED;
     }
 
     private void fail(String what, Throwable e) {
         if (!failed) {
             failed = true;
-            System.err.println("sonde: " + what + " (" + e + "); further records are dropped and counted"
+            SondeLog.warn("writer.failed", what + " (" + e + "); further records are dropped and counted"
                     + " (reason writer failed)");
         }
+    }
+
+    // ---------------------------------------------------------------- counters
+
+    /** DATA frames the writer accepted. */
+    long framesWritten() {
+        return framesWritten;
+    }
+
+    /** Bytes of the DATA frames the writer accepted (headers included). */
+    long bytesWritten() {
+        return bytesWritten;
+    }
+
+    /** Data records in the DATA frames the writer accepted. */
+    long recordsWritten() {
+        return recordsWritten;
+    }
+
+    /** Data records this loop dropped for {@code reason} (only writer-side reasons are non-zero). */
+    long recordsDropped(DropReason reason) {
+        return recordsDropped.get(reason.ordinal());
+    }
+
+    private void countDropped(DropReason reason, long records) {
+        int i = reason.ordinal();
+        recordsDropped.lazySet(i, recordsDropped.get(i) + records); // single writer: this thread
+    }
+
+    /**
+     * The pipeline's counters: the final ones once terminated, else a live sum. At shutdown
+     * ({@code closing}), whatever is neither written nor dropped otherwise was left in the rings
+     * and counts as dropped with reason closed.
+     */
+    RecordCounts counts() {
+        RecordCounts f = finalCounts;
+        return f != null ? f : counts(false);
+    }
+
+    private RecordCounts counts(boolean closing) {
+        long written = recordsWritten;
+        long[] drops = new long[REASONS.length];
+        for (DropReason r : REASONS) drops[r.ordinal()] = recordsDropped(r);
+        long produced = source.producerCounts(drops);
+        if (closing) {
+            int closed = DropReason.CLOSED.ordinal();
+            long otherDrops = 0;
+            for (int r = 0; r < drops.length; r++) {
+                if (r != closed) otherDrops += drops[r];
+            }
+            drops[closed] = produced - written - otherDrops;
+        }
+        return new RecordCounts(produced, written, drops);
     }
 
     // ---------------------------------------------------------------- draining
 
     /** One pass over all rings. Returns the number of bytes consumed. */
     long drain() throws IOException {
-        ThreadBuffer[] bufs = p.buffers();
+        ThreadBuffer[] bufs = source.buffers();
         if (limits.length < bufs.length) {
             limits = new long[bufs.length * 2];
             deadAtSnapshot = new boolean[bufs.length * 2];
@@ -127,14 +301,14 @@ final class WriterLoop implements Runnable, WriterContext {
             deadAtSnapshot[k] = bufs[k].ownerDead();
             limits[k] = bufs[k].writePosition();
         }
-        List<byte[]> defs = p.registry().takePending();
+        List<byte[]> defs = registry.takePending();
         if (!defs.isEmpty()) appendRegistryBlock(defs);
         long consumed = 0;
         for (int k = 0; k < bufs.length; k++) {
             ThreadBuffer b = bufs[k];
             consumed += copyRecords(b, limits[k]);
             if (deadAtSnapshot[k] && b.readPosition() == limits[k]) {
-                p.release(b);
+                source.release(b);
             }
         }
         return consumed;
@@ -168,7 +342,7 @@ final class WriterLoop implements Runnable, WriterContext {
             frame = bigger;
             header.open(frame, Format.FRAME_DATA);
         }
-        frameLimit = Math.max(p.frameBytes, frame.capacity());
+        frameLimit = Math.max(frameBytes, frame.capacity());
     }
 
     /** Copies the records of {@code b} in [read, limit) into thread blocks. Returns bytes consumed. */
@@ -243,7 +417,7 @@ final class WriterLoop implements Runnable, WriterContext {
     private int recordBytes(byte type, byte[] ring, int i) {
         if (type == Format.EVENT) {
             int id = (ring[i + 1] & 0xFF) | (ring[i + 2] & 0xFF) << 8 | (ring[i + 3] & 0xFF) << 16 | (ring[i + 4] & 0xFF) << 24;
-            return p.registry().eventRecordBytes(id);
+            return registry.eventRecordBytes(id);
         }
         return Format.fixedRecordBytes(type);
     }
@@ -256,31 +430,32 @@ final class WriterLoop implements Runnable, WriterContext {
         frameHasBlocks = false;
         try {
             if (failed) {
-                p.droppedWriterFailed += records;
+                countDropped(DropReason.WRITER_FAILED, records);
             } else {
                 try {
+                    int bytes = frame.position();
                     writer.write(frame);
-                    p.written += records;
+                    recordsWritten += records;
+                    bytesWritten += bytes;
+                    framesWritten++;
                 } catch (IOException | RuntimeException e) {
-                    p.droppedWriterFailed += records;
+                    countDropped(DropReason.WRITER_FAILED, records);
                     fail("writing a frame failed", e);
                 }
             }
         } finally {
-            if (frame.capacity() != p.frameBytes) {
+            if (frame.capacity() != frameBytes) {
                 // the buffer was grown for one huge definition; go back to the configured size
-                frame = ByteBuffer.allocateDirect(p.frameBytes).order(ByteOrder.LITTLE_ENDIAN);
-                frameLimit = p.frameBytes;
+                frame = ByteBuffer.allocateDirect(frameBytes).order(ByteOrder.LITTLE_ENDIAN);
+                frameLimit = frameBytes;
             }
             header.open(frame, Format.FRAME_DATA);
         }
     }
 
-    private void writeTrailer(Counters c) throws IOException {
+    private void writeTrailer(RecordCounts c) throws IOException {
         header.open(frame, Format.FRAME_TRAILER);
-        long[] drops = new long[5];
-        for (int r = 1; r <= 4; r++) drops[r] = c.dropped(r);
-        FrameHeader.putTrailer(frame, c.produced(), c.written(), drops);
+        FrameHeader.putTrailer(frame, c.produced(), c.written(), c.dropsByCode());
         writer.write(frame);
         writer.flush();
     }
@@ -289,19 +464,19 @@ final class WriterLoop implements Runnable, WriterContext {
 
     @Override
     public void seal(ByteBuffer f) {
-        header.seal(f, sequence++, p.identity.wallNanos.getAsLong(), p.identity.monoNanos.getAsLong());
+        header.seal(f, sequence++, identity.wallNanos.getAsLong(), identity.monoNanos.getAsLong());
     }
 
     @Override
     public void reseal(ByteBuffer f) {
-        header.reseal(f, sequence++, p.identity.wallNanos.getAsLong(), p.identity.monoNanos.getAsLong());
+        header.reseal(f, sequence++, identity.wallNanos.getAsLong(), identity.monoNanos.getAsLong());
     }
 
     @Override
     public void registryFrames(FrameSink sink) throws IOException {
-        List<byte[]> all = p.registry().allAndClearPending();
+        List<byte[]> all = registry.allAndClearPending();
         if (registryBuffer == null) {
-            registryBuffer = ByteBuffer.allocateDirect(p.frameBytes).order(ByteOrder.LITTLE_ENDIAN);
+            registryBuffer = ByteBuffer.allocateDirect(frameBytes).order(ByteOrder.LITTLE_ENDIAN);
         }
         ByteBuffer b = registryBuffer;
         header.open(b, Format.FRAME_DATA);
@@ -349,16 +524,17 @@ final class WriterLoop implements Runnable, WriterContext {
 
     @Override
     public UUID agentId() {
-        return p.identity.agentId;
+        return identity.agentId;
     }
 
     @Override
     public boolean closing() {
-        return p.isClosed();
+        State s = state;
+        return s == State.STOPPING || s == State.TERMINATED;
     }
 
     @Override
     public long closeDeadlineNanos() {
-        return p.closeDeadlineNanos;
+        return closeDeadlineNanos;
     }
 }

@@ -1,7 +1,6 @@
 package io.sonde.core.probe;
 
 import io.sonde.core.buffer.ThreadBuffer;
-import io.sonde.core.pipeline.Pipeline;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.management.ManagementFactory;
@@ -21,7 +20,8 @@ public final class ProbeRuntime {
     /** The runtime of "no monitor running". */
     public static final ProbeRuntime NOOP = new ProbeRuntime(null);
 
-    private final Pipeline pipeline;
+    /** Null for {@link #NOOP}. */
+    private final ProbeHost host;
     /**
      * One byte per probe id, 1 = on. Read with getOpaque on the hot path: as cheap as a plain load,
      * but the JIT cannot hoist it out of a loop, so a switch takes effect in a running loop.
@@ -35,26 +35,27 @@ public final class ProbeRuntime {
     private final ClassValue<Integer> exceptionIds = new ClassValue<>() {
         @Override
         protected Integer computeValue(Class<?> type) {
-            return pipeline == null ? 0 : pipeline.registry().string(type.getName());
+            return host == null ? 0 : host.stringId(type.getName());
         }
     };
     private final com.sun.management.ThreadMXBean threads;
 
-    public ProbeRuntime(Pipeline pipeline) {
-        this.pipeline = pipeline;
-        java.lang.management.ThreadMXBean mx = pipeline == null ? null : ManagementFactory.getThreadMXBean();
+    /** A runtime whose buffers and strings come from {@code host} (null: the {@link #NOOP} runtime). */
+    public ProbeRuntime(ProbeHost host) {
+        this.host = host;
+        java.lang.management.ThreadMXBean mx = host == null ? null : ManagementFactory.getThreadMXBean();
         this.threads = mx instanceof com.sun.management.ThreadMXBean ? (com.sun.management.ThreadMXBean) mx : null;
     }
 
     /** The calling thread's buffer, created on first use (slow path); null when no monitor runs. */
     ThreadBuffer newBuffer() {
-        if (pipeline == null) return null;
+        if (host == null) return null;
         java.util.function.Predicate<Thread> filter = threadFilter;
         if (filter != null && !filter.test(Thread.currentThread())) {
             local.set(EXCLUDED); // decided once per thread; Probes.enter then returns false
             return null;
         }
-        ThreadBuffer b = pipeline.newBuffer(Thread.currentThread());
+        ThreadBuffer b = host.newBuffer(Thread.currentThread());
         local.set(b);
         return b;
     }

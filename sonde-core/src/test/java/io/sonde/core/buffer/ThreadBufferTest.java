@@ -2,6 +2,7 @@ package io.sonde.core.buffer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sonde.format.DropReason;
 import io.sonde.format.Format;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -198,7 +199,7 @@ class ThreadBufferTest {
         b.enter(3, 3); // 60
         b.exit(3, 4); // 13 more: does not fit -> dropped
         b.exit(2, 5); // dropped
-        assertThat(b.droppedFull()).isEqualTo(2);
+        assertThat(b.dropped(DropReason.BUFFER_FULL)).isEqualTo(2);
         assertThat(b.produced()).isEqualTo(5);
         assertThat(host.wakes.get()).isPositive();
         assertThat(drain(b, 0)).hasSize(4);
@@ -240,11 +241,41 @@ class ThreadBufferTest {
         producer.join(30_000);
         consumer.join(30_000);
         assertThat(producer.isAlive()).isFalse();
-        assertThat(b.droppedFull()).isZero();
+        assertThat(b.dropped(DropReason.BUFFER_FULL)).isZero();
         assertThat(consumed).hasSize(6000); // TRACE_START, ENTER, EXIT per iteration
         for (int k = 0; k < 2000; k++) {
             assertThat(le(consumed.get(3 * k + 1)).getLong(5)).isEqualTo(k);
         }
+    }
+
+    @Test
+    void boundedBlockWaitsOnceThenDropsUntilTheRingHasRoomAgain() {
+        Host host = new Host();
+        long limit = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(20);
+        ThreadBuffer b = new ThreadBuffer(64, false, limit, host, Thread.currentThread(), 1, 1);
+        b.enter(1, 1); // 34
+        b.enter(2, 2); // 47
+        b.enter(3, 3); // 60: full for a 13-byte EXIT, and nobody drains
+        long t0 = System.nanoTime();
+        b.exit(3, 4); // waits for the limit, then drops
+        long waited = System.nanoTime() - t0;
+        assertThat(waited).isGreaterThanOrEqualTo(limit);
+        assertThat(b.dropped(DropReason.BUFFER_FULL)).isEqualTo(1);
+        long t1 = System.nanoTime();
+        for (int k = 0; k < 1000; k++) b.exit(2, 5); // still full: dropped at once, no waiting again
+        assertThat(System.nanoTime() - t1).isLessThan(limit * 5); // 1000 waits would take 20 s
+        assertThat(b.dropped(DropReason.BUFFER_FULL)).isEqualTo(1001);
+        assertThat(drain(b, 0)).hasSize(4); // the writer makes room
+        b.exit(1, 6); // fits: a GAP with the count first, and the next full ring waits again
+        List<byte[]> r = drain(b, 0);
+        assertThat(r).extracting(rec -> rec[0]).containsExactly(Format.GAP, Format.EXIT);
+        assertThat(le(r.get(0)).getInt(1)).isEqualTo(1001);
+        b.enter(1, 7); // 34 bytes
+        b.enter(2, 8); // 13 + 12 bytes of padding at the ring's end
+        long t2 = System.nanoTime();
+        b.enter(3, 9); // does not fit: waits the full limit again
+        assertThat(System.nanoTime() - t2).isGreaterThanOrEqualTo(limit);
+        assertThat(b.dropped(DropReason.BUFFER_FULL)).isEqualTo(1002);
     }
 
     @Test
@@ -256,8 +287,8 @@ class ThreadBufferTest {
         b.enter(3, 3);
         host.closed.set(true);
         b.exit(3, 4); // would block; closed -> dropped
-        assertThat(b.droppedClosed()).isEqualTo(1);
-        assertThat(b.droppedFull()).isZero();
+        assertThat(b.dropped(DropReason.CLOSED)).isEqualTo(1);
+        assertThat(b.dropped(DropReason.BUFFER_FULL)).isZero();
     }
 
     @Test
@@ -279,7 +310,7 @@ class ThreadBufferTest {
         b.enter(1, 1);
         assertThat(b.traceId()).isEqualTo(1L << 32 | 1);
         b.exit(1, 2);
-        assertThat(b.droppedNoBuffer()).isEqualTo(2);
+        assertThat(b.dropped(DropReason.NO_BUFFER)).isEqualTo(2);
         assertThat(b.produced()).isEqualTo(2);
     }
 
@@ -314,7 +345,7 @@ class ThreadBufferTest {
         ThreadBuffer b = new ThreadBuffer(256, false, new Host(), Thread.currentThread(), 1, 1);
         byte[] types = {Format.FIELD_LONG};
         int bytes = 13 + 8;
-        io.sonde.api.EventWriter w = b.events().begin(3, types, bytes, 50L);
+        EventCursor w = b.events().begin(3, types, bytes, 50L);
         b.enter(1, 60L); // e.g. a probed method computing the field value
         b.exit(1, 61L);
         w.putLong(42L).end();

@@ -6,6 +6,7 @@ import io.sonde.core.buffer.BufferTestAccess;
 import io.sonde.core.buffer.ThreadBuffer;
 import io.sonde.core.config.SondeConfig;
 import io.sonde.core.writer.FileWriter;
+import io.sonde.format.DropReason;
 import io.sonde.format.Format;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -121,7 +122,7 @@ class GoldenWriterTest {
         }
         assertThat(Files.readAllBytes(only(agent, 0))).isEqualTo(Files.readAllBytes(GOLDEN.resolve("full.sonde")));
         assertThat(p.counters().produced()).isEqualTo(17);
-        assertThat(p.counters().droppedBufferFull()).isEqualTo(4);
+        assertThat(p.counters().dropped(DropReason.BUFFER_FULL)).isEqualTo(4);
     }
 
     @Test

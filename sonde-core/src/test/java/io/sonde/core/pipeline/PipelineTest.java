@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sonde.api.Counters;
 import io.sonde.api.MethodProbe;
 import io.sonde.api.Monitor;
-import io.sonde.api.Sonde;
+import io.sonde.api.internal.MonitorAccess;
 import io.sonde.core.config.SondeConfig;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Timeout;
 class PipelineTest {
     @Test
     void ringsOfDeadThreadsAreDrainedThenReleasedAndTheirCountsKept() throws Exception {
-        Monitor m = Sonde.start(SondeConfig.of(Map.of("writer", "discard", "buffers.max", "1",
+        Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "discard", "buffers.max", "1",
                 "flush.interval.ms", "10")));
         try {
             MethodProbe p = m.methodProbe("a.B.c", "()V");
@@ -24,7 +24,7 @@ class PipelineTest {
                 t.start();
                 t.join();
                 // the writer releases the dead thread's ring after draining it
-                while (m.pipeline().buffers().length > 0) Thread.sleep(5);
+                while (MonitorAccess.pipeline(m).buffers().length > 0) Thread.sleep(5);
             }
         } finally {
             m.close();

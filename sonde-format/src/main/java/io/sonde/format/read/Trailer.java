@@ -1,6 +1,6 @@
 package io.sonde.format.read;
 
-import io.sonde.format.Format;
+import io.sonde.format.DropReason;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -28,12 +28,17 @@ public final class Trailer {
         return written;
     }
 
-    /** Drop counts keyed by reason code ({@code Format.DROP_*}), in stream order. */
+    /** Drop counts keyed by reason code ({@link DropReason#code()}), in stream order. */
     public Map<Integer, Long> drops() {
         return drops;
     }
 
     /** The count for one reason, 0 if absent. */
+    public long dropped(DropReason reason) {
+        return dropped(reason.code());
+    }
+
+    /** The count for one reason code, 0 if absent. */
     public long dropped(int reason) {
         return drops.getOrDefault(reason, 0L);
     }
@@ -51,20 +56,9 @@ public final class Trailer {
         return produced == written + droppedTotal();
     }
 
-    /** Name of a drop reason code. */
+    /** Name of a drop reason code ({@link DropReason#labelOf(int)}). */
     public static String reasonName(int reason) {
-        switch (reason) {
-            case Format.DROP_BUFFER_FULL:
-                return "buffer-full";
-            case Format.DROP_CLOSED:
-                return "closed";
-            case Format.DROP_NO_BUFFER:
-                return "no-buffer";
-            case Format.DROP_WRITER_FAILED:
-                return "writer-failed";
-            default:
-                return "reason-" + reason;
-        }
+        return DropReason.labelOf(reason);
     }
 
     @Override

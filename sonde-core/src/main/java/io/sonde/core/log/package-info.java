@@ -1,0 +1,2 @@
+/** The core's rate-limited diagnostic output ({@link io.sonde.core.log.SondeLog}). */
+package io.sonde.core.log;

@@ -1,0 +1,82 @@
+package io.sonde.core.arch;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The package structure of sonde-core, as docs/architecture.md draws it: which package may use
+ * which, no package of the core proper using the API, and no cycles. Data flows probe -> buffer ->
+ * pipeline (writer thread) -> writer; dependencies point from the assembling pipeline down to the
+ * parts it drives, and each lower part declares what it needs from above as an interface of its
+ * own (buffer.RingHost, probe.ProbeHost, pipeline.WriterLoop.Source, writer.WriterContext).
+ */
+class PackageDependenciesTest {
+    /** Per package: the other Sonde packages its main classes may use (besides itself and the JDK). */
+    static final Map<String, List<String>> ALLOWED = new LinkedHashMap<>();
+
+    static {
+        ALLOWED.put("io.sonde.api", List.of("io.sonde.core.pipeline", "io.sonde.core.probe", "io.sonde.core.buffer",
+                "io.sonde.core.config", "io.sonde.format"));
+        ALLOWED.put("io.sonde.api.internal", List.of("io.sonde.api", "io.sonde.core.pipeline", "io.sonde.core.config"));
+        ALLOWED.put("io.sonde.core.pipeline", List.of("io.sonde.core.probe", "io.sonde.core.buffer",
+                "io.sonde.core.writer", "io.sonde.core.config", "io.sonde.core.log", "io.sonde.format",
+                "io.sonde.format.write"));
+        ALLOWED.put("io.sonde.core.probe", List.of("io.sonde.core.buffer"));
+        ALLOWED.put("io.sonde.core.buffer", List.of("io.sonde.format"));
+        ALLOWED.put("io.sonde.core.writer", List.of("io.sonde.core.config", "io.sonde.format", "io.sonde.format.write"));
+        ALLOWED.put("io.sonde.core.config", List.of());
+        ALLOWED.put("io.sonde.core.log", List.of());
+    }
+
+    static JavaClasses core;
+
+    @BeforeAll
+    static void importMainClasses() {
+        core = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("io.sonde.api", "io.sonde.core");
+    }
+
+    @Test
+    void everyPackageUsesOnlyWhatItIsAllowedTo() {
+        for (Map.Entry<String, List<String>> e : ALLOWED.entrySet()) {
+            List<String> allowed = new ArrayList<>(e.getValue());
+            allowed.add(e.getKey());
+            allowed.add("java..");
+            allowed.add("com.sun.management.."); // ThreadMXBean's CPU time (probe)
+            classes().that().resideInAPackage(e.getKey())
+                    .should().onlyDependOnClassesThat().resideInAnyPackage(allowed.toArray(new String[0]))
+                    .because(e.getKey() + " may use only " + e.getValue())
+                    .check(core);
+        }
+    }
+
+    @Test
+    void everyPackageOfTheCoreHasARule() {
+        classes().should().resideInAnyPackage(ALLOWED.keySet().toArray(new String[0]))
+                .because("a new package needs its place in ALLOWED and in docs/architecture.md")
+                .check(core);
+    }
+
+    @Test
+    void theCoreProperNeverUsesTheApi() {
+        noClasses().that().resideInAPackage("io.sonde.core..")
+                .should().dependOnClassesThat().resideInAPackage("io.sonde.api..")
+                .check(core);
+    }
+
+    @Test
+    void noCyclesBetweenPackages() {
+        slices().matching("io.sonde.(**)").should().beFreeOfCycles().check(core);
+    }
+}
