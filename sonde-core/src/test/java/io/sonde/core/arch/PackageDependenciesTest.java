@@ -37,6 +37,10 @@ class PackageDependenciesTest {
         ALLOWED.put("io.sonde.core.writer", List.of("io.sonde.core.config", "io.sonde.format", "io.sonde.format.write"));
         ALLOWED.put("io.sonde.core.config", List.of());
         ALLOWED.put("io.sonde.core.log", List.of());
+        // The JMX control client and its MBean interface: used by the agent, the CLI and the bench,
+        // never by the recording path.
+        ALLOWED.put("io.sonde.core.control",
+                List.of("javax.management..", "javax.security.auth..", "com.sun.tools.attach.."));
     }
 
     static JavaClasses core;
