@@ -2,6 +2,7 @@ package io.sonde.core.buffer;
 
 import io.sonde.api.EventWriter;
 import io.sonde.format.Format;
+import io.sonde.format.RecordLayout;
 
 /**
  * The per-thread {@link EventWriter}: writes field values of the current event into the owner's
@@ -18,7 +19,7 @@ public final class EventCursor implements EventWriter {
      * probed method computing a field value) can record its own records without ever seeing a
      * half-written event, and no claimed-but-unpublished space is left behind.
      */
-    private final byte[] staged = new byte[255 * 8];
+    private final byte[] staged = new byte[RecordLayout.EventDef.MAX_FIELDS * Long.BYTES]; // every field at most 8 bytes
     private int length;
     private byte[] types;
     private int field;
@@ -97,7 +98,7 @@ public final class EventCursor implements EventWriter {
     public void end() {
         if (!open) return;
         open = false;
-        int valueBytes = recordBytes - Format.EVENT_HEADER_BYTES;
+        int valueBytes = recordBytes - RecordLayout.Event.HEADER_LENGTH;
         // fields left out are zero
         for (int k = length; k < valueBytes; k++) staged[k] = 0;
         int i = buffer.beginEvent(typeId, time, recordBytes);
