@@ -66,7 +66,7 @@ public final class EventCursor implements EventWriter {
     public EventWriter putInt(int value) {
         check(Format.FIELD_INT);
         ThreadBuffer.INTS.set(staged, length, value);
-        length += 4;
+        length += Integer.BYTES;
         return this;
     }
 
@@ -74,7 +74,7 @@ public final class EventCursor implements EventWriter {
     public EventWriter putLong(long value) {
         check(Format.FIELD_LONG);
         ThreadBuffer.LONGS.set(staged, length, value);
-        length += 8;
+        length += Long.BYTES;
         return this;
     }
 
@@ -82,7 +82,7 @@ public final class EventCursor implements EventWriter {
     public EventWriter putDouble(double value) {
         check(Format.FIELD_DOUBLE);
         ThreadBuffer.LONGS.set(staged, length, Double.doubleToRawLongBits(value));
-        length += 8;
+        length += Long.BYTES;
         return this;
     }
 
@@ -90,7 +90,7 @@ public final class EventCursor implements EventWriter {
     public EventWriter putString(int stringId) {
         check(Format.FIELD_STRING);
         ThreadBuffer.INTS.set(staged, length, stringId);
-        length += 4;
+        length += Integer.BYTES;
         return this;
     }
 

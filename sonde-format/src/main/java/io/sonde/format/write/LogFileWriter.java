@@ -123,6 +123,12 @@ public final class LogFileWriter implements Closeable {
         return this;
     }
 
+    public LogFileWriter exitExceptionCpu(long threadId, int probeId, long time, long cpu, int exceptionStringId) throws IOException {
+        data(threadId, Format.EXIT_EXCEPTION_CPU_BYTES, time);
+        ThreadRecords.exitExceptionCpu(buf, probeId, time, cpu, exceptionStringId);
+        return this;
+    }
+
     public LogFileWriter gap(long threadId, int dropped) throws IOException {
         record(threadId, Format.GAP_BYTES);
         ThreadRecords.gap(buf, dropped);
