@@ -10,6 +10,7 @@ import io.sonde.format.read.Trailer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -20,7 +21,8 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code sonde dump FILE|DIR [--limit N]}: prints the records of a binary log as text, one line
  * per record, then the trailer's counters and how the stream ended. On a format error it prints
- * every record before the bad point, then the error (exit code 1).
+ * every record before the bad point, then the error (exit code 1); of a folder of several streams
+ * it dumps every stream and reports the error of each damaged one.
  */
 @Command(name = "dump", mixinStandardHelpOptions = true, description = "Prints the records of a binary log as text.")
 public final class DumpCommand implements Callable<Integer> {
@@ -55,21 +57,24 @@ public final class DumpCommand implements Callable<Integer> {
         if (logs.isEmpty()) {
             throw new UserError(path + ": no .sonde files found");
         }
-        String failure = null;
+        List<String> failures = new ArrayList<>();
         for (AgentLog log : logs) {
             if (logs.size() > 1) {
                 out.println("== " + log + " ==");
             }
             String error = dump(log, out);
-            if (error != null && failure == null) {
-                failure = error;
+            if (error != null) {
+                failures.add(error);
             }
             out.flush();
         }
-        if (failure != null) {
-            throw new UserError(failure);
+        // Every damaged stream is reported (as analyze does), each on its own line.
+        PrintWriter err = spec.commandLine().getErr();
+        for (String failure : failures) {
+            err.println("sonde dump: " + failure);
         }
-        return 0;
+        err.flush();
+        return failures.isEmpty() ? 0 : 1;
     }
 
     /** Dumps one stream; returns the error message if a format or I/O error stopped it. */
