@@ -2,7 +2,7 @@ package io.sonde.analysis;
 
 import static io.sonde.analysis.Golden.US;
 
-import io.sonde.analysis.bench.LogWriter;
+import io.sonde.format.write.LogFileWriter;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.UUID;
@@ -16,15 +16,15 @@ public final class GoldenFiles {
 
     private GoldenFiles() {}
 
-    public static LogWriter open(Path dir, UUID agent) throws IOException {
-        LogWriter w = new LogWriter(dir, agent, 4242, "host-" + agent.toString().charAt(7), WALL, MONO);
+    public static LogFileWriter open(Path dir, UUID agent) throws IOException {
+        LogFileWriter w = new LogFileWriter(dir, agent, 4242, "host-" + agent.toString().charAt(7), WALL, MONO);
         w.probe(1, "Shop.order", "()V").probe(2, "Shop.price", "()V").probe(3, "Db.query", "()V").thread(Golden.TID, "worker-1");
         w.flushFrame(); // the registry frame comes first, stamped with the anchor time
         return w;
     }
 
     /** The golden order trace (trace id {@code traceId}) starting at monotonic time {@code base}. */
-    public static void orderTrace(LogWriter w, long traceId, long base) throws IOException {
+    public static void orderTrace(LogFileWriter w, long traceId, long base) throws IOException {
         long t = Golden.TID;
         w.traceStart(t, traceId, 0, -1)
                 .enterCpu(t, 1, base, 0)

@@ -4,7 +4,8 @@ import java.util.Arrays;
 
 /**
  * Entry point of {@code ./sonde bench}: {@code micro} runs the JMH hot-path benchmarks,
- * {@code overhead} the MooBench-style overhead comparison, {@code sim} the simulator benchmark.
+ * {@code overhead} the MooBench-style overhead comparison, {@code sim} the simulator benchmark,
+ * {@code analysis} the analysis throughput and memory benchmark.
  * See docs/benchmarks.md.
  */
 public final class BenchMain {
@@ -24,8 +25,11 @@ public final class BenchMain {
                 case "sim":
                     simBenchmark(rest);
                     return;
+                case "analysis":
+                    io.sonde.bench.analysis.AnalysisBenchmark.main(rest);
+                    return;
                 default:
-                    System.err.println("usage: sonde bench micro|overhead|sim [options]   (see docs/benchmarks.md)");
+                    System.err.println("usage: sonde bench micro|overhead|sim|analysis [options]   (see docs/benchmarks.md)");
                     System.exit(2);
             }
         } catch (IllegalArgumentException e) {

@@ -1,19 +1,16 @@
 package io.sonde.cli;
 
-import io.sonde.format.Format;
 import io.sonde.format.read.AgentLog;
-import io.sonde.format.read.EventType;
 import io.sonde.format.read.FormatException;
-import io.sonde.format.read.FrameHeader;
 import io.sonde.format.read.ReadEnd;
-import io.sonde.format.read.RecordTypes;
+import io.sonde.format.read.RecordText;
 import io.sonde.format.read.SondeLogs;
 import io.sonde.format.read.SondeReader;
 import io.sonde.format.read.Trailer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -24,7 +21,8 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code sonde dump FILE|DIR [--limit N]}: prints the records of a binary log as text, one line
  * per record, then the trailer's counters and how the stream ended. On a format error it prints
- * every record before the bad point, then the error (exit code 1).
+ * every record before the bad point, then the error (exit code 1); of a folder of several streams
+ * it dumps every stream and reports the error of each damaged one.
  */
 @Command(name = "dump", mixinStandardHelpOptions = true, description = "Prints the records of a binary log as text.")
 public final class DumpCommand implements Callable<Integer> {
@@ -59,21 +57,24 @@ public final class DumpCommand implements Callable<Integer> {
         if (logs.isEmpty()) {
             throw new UserError(path + ": no .sonde files found");
         }
-        String failure = null;
+        List<String> failures = new ArrayList<>();
         for (AgentLog log : logs) {
             if (logs.size() > 1) {
                 out.println("== " + log + " ==");
             }
             String error = dump(log, out);
-            if (error != null && failure == null) {
-                failure = error;
+            if (error != null) {
+                failures.add(error);
             }
             out.flush();
         }
-        if (failure != null) {
-            throw new UserError(failure);
+        // Every damaged stream is reported (as analyze does), each on its own line.
+        PrintWriter err = spec.commandLine().getErr();
+        for (String failure : failures) {
+            err.println("sonde dump: " + failure);
         }
-        return 0;
+        err.flush();
+        return failures.isEmpty() ? 0 : 1;
     }
 
     /** Dumps one stream; returns the error message if a format or I/O error stopped it. */
@@ -98,9 +99,9 @@ public final class DumpCommand implements Callable<Integer> {
                     if (frames && (r.frame().offset() != lastFrame || !r.source().equals(lastSource))) {
                         lastFrame = r.frame().offset();
                         lastSource = r.source();
-                        out.println(frameLine(r.frame(), r.source()));
+                        out.println(RecordText.frame(r.frame(), r.source()));
                     }
-                    out.println(recordLine(r));
+                    out.println(RecordText.record(r));
                     printed++;
                 }
             } catch (IOException e) {
@@ -109,7 +110,7 @@ public final class DumpCommand implements Callable<Integer> {
             }
             Trailer t = r.trailer();
             if (t != null) {
-                out.println("trailer: " + t + (t.balanced() ? "" : " (does not balance: produced != written + dropped)"));
+                out.println(RecordText.trailer(t));
             }
             if (r.missingFrames() > 0) {
                 out.println("warning: " + r.missingFrames() + " frames missing (gaps in the frame sequence numbers)");
@@ -119,68 +120,5 @@ public final class DumpCommand implements Callable<Integer> {
                     : "end: INCOMPLETE, " + printed + " records: " + end);
             return null;
         }
-    }
-
-    static String frameLine(FrameHeader f, String source) {
-        return "frame seq " + f.sequence() + " agent " + f.agentId() + " host " + f.host() + " pid " + f.pid()
-                + " wall " + Instant.ofEpochSecond(0, f.wallNanos()) + " mono " + f.monoNanos()
-                + " (" + f.length() + " bytes at offset " + f.offset() + " of " + source + ")";
-    }
-
-    /** One record as text: thread, type, names resolved, times. */
-    static String recordLine(SondeReader r) {
-        StringBuilder s = new StringBuilder();
-        long thread = r.threadId();
-        if (thread == Format.REGISTRY_THREAD_ID) {
-            s.append("registry");
-        } else {
-            s.append("thread ").append(thread);
-            String name = r.threadName();
-            if (name != null) {
-                s.append(" \"").append(name).append('"');
-            }
-        }
-        byte type = r.type();
-        s.append(' ').append(RecordTypes.name(type));
-        switch (type) {
-            case Format.TRACE_START:
-                s.append(" trace=0x").append(Long.toHexString(r.traceId()));
-                if (r.parentTraceId() != 0) {
-                    s.append(" parent=0x").append(Long.toHexString(r.parentTraceId())).append(" parent-order=").append(r.parentOrderIndex());
-                }
-                break;
-            case Format.GAP:
-                s.append(" dropped=").append(r.gapCount());
-                break;
-            case Format.EVENT: {
-                EventType et = r.eventType();
-                s.append(' ').append(et.name()).append(" time=").append(r.time());
-                for (int i = 0; i < et.fieldCount(); i++) {
-                    s.append(' ').append(et.fieldName(i)).append('=').append(r.fieldValue(i));
-                }
-                break;
-            }
-            case Format.PROBE_DEF:
-                s.append(' ').append(r.probeId()).append(' ').append(r.probeName()).append(r.probeSignature());
-                break;
-            case Format.STRING_DEF:
-                s.append(' ').append(r.definedId()).append(" \"").append(r.definedName()).append('"');
-                break;
-            case Format.THREAD_DEF:
-                s.append(' ').append(r.definedId()).append(" \"").append(r.definedName()).append('"');
-                break;
-            case Format.EVENT_DEF:
-                s.append(' ').append(r.eventTypeId()).append(' ').append(r.eventType());
-                break;
-            default:
-                s.append(' ').append(r.probeName()).append(r.probeSignature()).append(" time=").append(r.time());
-                if (r.hasCpuTime()) {
-                    s.append(" cpu=").append(r.cpuTime());
-                }
-                if (r.isExceptionExit()) {
-                    s.append(" exception=").append(r.exceptionClass());
-                }
-        }
-        return s.toString();
     }
 }

@@ -93,6 +93,27 @@ class DumpCommandTest {
     }
 
     @Test
+    void everyDamagedStreamOfAFolderIsReportedNotJustTheFirst() throws Exception {
+        byte[] minimal = GoldenFiles.bytes("minimal.sonde");
+        minimal[minimal.length - 5] ^= 0x10; // inside the trailer frame: CRC mismatch there
+        Files.write(tmp.resolve("minimal.sonde"), minimal);
+        Path agent = Files.createDirectories(tmp.resolve(GoldenScenarios.ROLLED_AGENT.toString()));
+        List<String> segments = List.copyOf(GoldenScenarios.rolled().keySet());
+        for (String name : segments) {
+            GoldenFiles.copyTo("rolled/" + name, agent);
+        }
+        Path second = agent.resolve(segments.get(1));
+        byte[] b = Files.readAllBytes(second);
+        Files.write(second, Arrays.copyOf(b, b.length - 3)); // the last frame cut short
+        Object[] r = run("dump", tmp.toString());
+        assertThat(r[0]).isEqualTo(1);
+        List<String> err = lines(r[2]);
+        assertThat(err).hasSize(2);
+        assertThat(err.get(0)).startsWith("sonde dump: " + tmp.resolve("minimal.sonde") + ": offset ").contains("CRC mismatch");
+        assertThat(err.get(1)).startsWith("sonde dump: " + second + ": offset " + (b.length - 3) + ": input ended inside the frame");
+    }
+
+    @Test
     void truncatedFileWithoutTrailerIsReportedButNotAnError() throws Exception {
         byte[] b = Arrays.copyOf(GoldenFiles.bytes("full.sonde"), 757);
         Path f = tmp.resolve("cut.sonde");

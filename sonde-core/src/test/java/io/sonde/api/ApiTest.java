@@ -147,11 +147,12 @@ class ApiTest {
             p.exit(e);
         }
         List<String> lines = Files.readAllLines(out);
-        assertThat(lines).anyMatch(l -> l.contains("PROBE_DEF 1 a.B.c (I)V"));
-        assertThat(lines).anyMatch(l -> l.contains("ENTER_CPU probe=1 a.B.c(I)V"));
-        assertThat(lines).anyMatch(l -> l.contains("EVENT type=1 order") && l.contains("\"book\" 9.5"));
-        assertThat(lines).anyMatch(l -> l.contains("EXIT_CPU probe=1"));
-        assertThat(lines).anyMatch(l -> l.contains("trailer produced=3 written=3"));
+        assertThat(lines).anyMatch(l -> l.equals("registry PROBE_DEF 1 a.B.c(I)V"));
+        assertThat(lines).anyMatch(l -> l.contains(" ENTER_CPU a.B.c(I)V time="));
+        assertThat(lines).anyMatch(l -> l.contains(" EVENT order time=") && l.endsWith(" item=book price=9.5"));
+        assertThat(lines).anyMatch(l -> l.contains(" EXIT_CPU a.B.c(I)V time="));
+        assertThat(lines).anyMatch(l -> l.equals("trailer: produced 3, written 3"));
+        assertThat(lines).noneMatch(l -> l.startsWith("error:"));
     }
 
     @Test

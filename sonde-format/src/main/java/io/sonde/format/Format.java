@@ -15,6 +15,8 @@ public final class Format {
     public static final int MINOR_VERSION = 0;
     /** magic (8) + u16 major + u16 minor. */
     public static final int STREAM_HEADER_BYTES = 12;
+    public static final int STREAM_OFF_MAJOR = 8; // u16
+    public static final int STREAM_OFF_MINOR = 10; // u16
 
     // ---- frame header
     /** u32 at offset 0 of every frame: the bytes 'S','N','D','F'. */
@@ -42,50 +44,51 @@ public final class Format {
     public static final byte FRAME_SEGMENT_END = 3;
 
     // ---- blocks inside a DATA frame payload: u64 thread id, u32 byte length, records
-    public static final int BLOCK_HEADER_BYTES = 12;
+    public static final int BLOCK_HEADER_BYTES = RecordLayout.Block.HEADER_LENGTH;
     /** Thread id of the registry block, which holds only definition records. */
     public static final long REGISTRY_THREAD_ID = 0L;
 
-    // ---- records in thread blocks (u8 type first, then the fields listed)
+    // ---- records in thread blocks (u8 type first, then the fields listed); the offsets of the
+    // fields are in RecordLayout, which these type ids and sizes come from
     /** u32 probe id, i64 time. */
-    public static final byte ENTER = 0x01;
+    public static final byte ENTER = RecordLayout.Enter.TYPE;
     /** u32 probe id, i64 time. */
-    public static final byte EXIT = 0x02;
+    public static final byte EXIT = RecordLayout.Exit.TYPE;
     /** u32 probe id, i64 time, u32 exception class string id. */
-    public static final byte EXIT_EXCEPTION = 0x03;
+    public static final byte EXIT_EXCEPTION = RecordLayout.ExitException.TYPE;
     /** u32 probe id, i64 time, i64 thread CPU time. */
-    public static final byte ENTER_CPU = 0x04;
+    public static final byte ENTER_CPU = RecordLayout.EnterCpu.TYPE;
     /** u32 probe id, i64 time, i64 thread CPU time. */
-    public static final byte EXIT_CPU = 0x05;
+    public static final byte EXIT_CPU = RecordLayout.ExitCpu.TYPE;
     /** u32 probe id, i64 time, i64 thread CPU time, u32 exception class string id. */
-    public static final byte EXIT_EXCEPTION_CPU = 0x06;
+    public static final byte EXIT_EXCEPTION_CPU = RecordLayout.ExitExceptionCpu.TYPE;
     /** u32 event type id, i64 time, then the fields of the event type, fixed size. */
-    public static final byte EVENT = 0x07;
+    public static final byte EVENT = RecordLayout.Event.TYPE;
     /** i64 trace id, i64 parent trace id (0: none), i32 parent order index (-1: none). */
-    public static final byte TRACE_START = 0x08;
+    public static final byte TRACE_START = RecordLayout.TraceStart.TYPE;
     /** u32 number of data records this thread dropped just before this point. */
-    public static final byte GAP = 0x09;
+    public static final byte GAP = RecordLayout.Gap.TYPE;
 
-    public static final int ENTER_BYTES = 13;
-    public static final int EXIT_BYTES = 13;
-    public static final int EXIT_EXCEPTION_BYTES = 17;
-    public static final int ENTER_CPU_BYTES = 21;
-    public static final int EXIT_CPU_BYTES = 21;
-    public static final int EXIT_EXCEPTION_CPU_BYTES = 25;
+    public static final int ENTER_BYTES = RecordLayout.Enter.LENGTH;
+    public static final int EXIT_BYTES = RecordLayout.Exit.LENGTH;
+    public static final int EXIT_EXCEPTION_BYTES = RecordLayout.ExitException.LENGTH;
+    public static final int ENTER_CPU_BYTES = RecordLayout.EnterCpu.LENGTH;
+    public static final int EXIT_CPU_BYTES = RecordLayout.ExitCpu.LENGTH;
+    public static final int EXIT_EXCEPTION_CPU_BYTES = RecordLayout.ExitExceptionCpu.LENGTH;
     /** Fixed part of an EVENT record; the fields follow. */
-    public static final int EVENT_HEADER_BYTES = 13;
-    public static final int TRACE_START_BYTES = 21;
-    public static final int GAP_BYTES = 5;
+    public static final int EVENT_HEADER_BYTES = RecordLayout.Event.HEADER_LENGTH;
+    public static final int TRACE_START_BYTES = RecordLayout.TraceStart.LENGTH;
+    public static final int GAP_BYTES = RecordLayout.Gap.LENGTH;
 
     // ---- definition records in the registry block
     /** u32 probe id, str name, str signature. */
-    public static final byte PROBE_DEF = (byte) 0x81;
+    public static final byte PROBE_DEF = RecordLayout.ProbeDef.TYPE;
     /** u32 string id, str value. */
-    public static final byte STRING_DEF = (byte) 0x82;
+    public static final byte STRING_DEF = RecordLayout.StringDef.TYPE;
     /** u64 thread id, str thread name. */
-    public static final byte THREAD_DEF = (byte) 0x83;
+    public static final byte THREAD_DEF = RecordLayout.ThreadDef.TYPE;
     /** u32 event type id, str name, u8 field count, then per field: u8 field type, str name. */
-    public static final byte EVENT_DEF = (byte) 0x84;
+    public static final byte EVENT_DEF = RecordLayout.EventDef.TYPE;
 
     // ---- field types of custom events
     public static final byte FIELD_BOOLEAN = 1; // 1 byte, 0 or 1

@@ -328,10 +328,16 @@ public final class CallTreeBuilder implements RecordHandler {
         return t;
     }
 
+    /** Probe ids below this are kept in an array (at most this many entries); larger ones in a map. */
+    static final int DENSE_PROBE_IDS = 1 << 16;
+
     /** Per-agent registry: probes, strings, thread names, and the clock anchor. */
     private final class AgentState {
         final AgentInfo info;
+        /** Probes by id: ids below {@link #DENSE_PROBE_IDS} (agents number probes from 1) in an array. */
         Operation[] probes = new Operation[64];
+        /** Other probe ids (only crafted or foreign input has them), so an id read from a file never sizes an array. */
+        Map<Integer, Operation> sparseProbes;
         final Map<Integer, String> strings = new HashMap<>();
         final Map<Long, String> threadNames = new HashMap<>();
         final Map<Long, ThreadState> threads = new HashMap<>();
@@ -342,13 +348,17 @@ public final class CallTreeBuilder implements RecordHandler {
         }
 
         void defineProbe(int probeId, Operation op) {
-            if (probeId < 0) return;
-            if (probeId >= probes.length) probes = Arrays.copyOf(probes, Math.max(probeId + 1, probes.length * 2));
-            probes[probeId] = op;
+            if (probeId >= 0 && probeId < DENSE_PROBE_IDS) {
+                if (probeId >= probes.length) probes = Arrays.copyOf(probes, Math.min(DENSE_PROBE_IDS, Math.max(probeId + 1, probes.length * 2)));
+                probes[probeId] = op;
+            } else {
+                if (sparseProbes == null) sparseProbes = new HashMap<>();
+                sparseProbes.put(probeId, op);
+            }
         }
 
         Operation operation(int probeId) {
-            Operation op = probeId >= 0 && probeId < probes.length ? probes[probeId] : null;
+            Operation op = probeId >= 0 && probeId < probes.length ? probes[probeId] : sparseProbes == null ? null : sparseProbes.get(probeId);
             if (op == null) {
                 // An undefined probe id breaks the format's rule; still count its time under a visible name.
                 op = operations.intern("<undefined probe " + probeId + ">", "");

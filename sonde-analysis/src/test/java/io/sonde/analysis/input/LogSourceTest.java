@@ -8,7 +8,7 @@ import io.sonde.analysis.AnalysisOptions;
 import io.sonde.analysis.AnalysisResult;
 import io.sonde.analysis.Analyzer;
 import io.sonde.analysis.GoldenFiles;
-import io.sonde.analysis.bench.LogWriter;
+import io.sonde.format.write.LogFileWriter;
 import io.sonde.analysis.stats.OperationStats;
 import io.sonde.analysis.tree.TraceTree;
 import io.sonde.analysis.tree.TreeNode;
@@ -51,7 +51,7 @@ class LogSourceTest {
 
     @Test
     void aGoldenFileGivesTheExactTreeTimesAndFrameTimeRange() throws IOException {
-        LogWriter w = GoldenFiles.open(dir, GoldenFiles.AGENT_A);
+        LogFileWriter w = GoldenFiles.open(dir, GoldenFiles.AGENT_A);
         GoldenFiles.orderTrace(w, 0xA1, GoldenFiles.MONO + S);
         w.close();
         AnalysisResult r = analyse(List.of(w.segmentFile(0)));
@@ -77,7 +77,7 @@ class LogSourceTest {
 
     @Test
     void aFolderOfSegmentsAndSeveralAgentsAreReadAsOne() throws IOException {
-        LogWriter a = GoldenFiles.open(dir, GoldenFiles.AGENT_A);
+        LogFileWriter a = GoldenFiles.open(dir, GoldenFiles.AGENT_A);
         GoldenFiles.orderTrace(a, 1, GoldenFiles.MONO + S);
         a.rollSegment();
         GoldenFiles.orderTrace(a, 2, GoldenFiles.MONO + 2 * S);
@@ -85,7 +85,7 @@ class LogSourceTest {
         GoldenFiles.orderTrace(a, 3, GoldenFiles.MONO + 3 * S);
         a.close();
         Path other = Files.createDirectory(dir.resolve("b"));
-        LogWriter b = GoldenFiles.open(other, GoldenFiles.AGENT_B);
+        LogFileWriter b = GoldenFiles.open(other, GoldenFiles.AGENT_B);
         GoldenFiles.orderTrace(b, 4, GoldenFiles.MONO + S);
         b.close();
         AnalysisResult r = analyse(List.of(dir));
@@ -99,7 +99,7 @@ class LogSourceTest {
 
     @Test
     void aCorruptFrameGivesAnErrorWithFileAndOffsetAndPartialResults() throws IOException {
-        LogWriter w = GoldenFiles.open(dir, GoldenFiles.AGENT_A);
+        LogFileWriter w = GoldenFiles.open(dir, GoldenFiles.AGENT_A);
         GoldenFiles.orderTrace(w, 1, GoldenFiles.MONO + S);
         w.flushFrame();
         GoldenFiles.orderTrace(w, 2, GoldenFiles.MONO + 2 * S);
@@ -122,7 +122,7 @@ class LogSourceTest {
 
     @Test
     void aTruncatedFileGivesAnErrorAtTheCutFrameAndTheReadablePartIsAnalysed() throws IOException {
-        LogWriter w = GoldenFiles.open(dir, GoldenFiles.AGENT_A);
+        LogFileWriter w = GoldenFiles.open(dir, GoldenFiles.AGENT_A);
         GoldenFiles.orderTrace(w, 1, GoldenFiles.MONO + S);
         w.flushFrame();
         GoldenFiles.orderTrace(w, 2, GoldenFiles.MONO + 2 * S);
@@ -143,7 +143,7 @@ class LogSourceTest {
 
     @Test
     void aLogWithoutTrailerIsReadWholeWithANotice() throws IOException {
-        LogWriter w = GoldenFiles.open(dir, GoldenFiles.AGENT_A);
+        LogFileWriter w = GoldenFiles.open(dir, GoldenFiles.AGENT_A);
         GoldenFiles.orderTrace(w, 1, GoldenFiles.MONO + S);
         w.close(false);
         AnalysisResult r = analyse(List.of(w.segmentFile(0)));
@@ -157,7 +157,7 @@ class LogSourceTest {
 
     @Test
     void aFileNamedTwiceIsReadOnce() throws IOException {
-        LogWriter w = GoldenFiles.open(dir, GoldenFiles.AGENT_A);
+        LogFileWriter w = GoldenFiles.open(dir, GoldenFiles.AGENT_A);
         GoldenFiles.orderTrace(w, 1, GoldenFiles.MONO + S);
         w.close();
         AnalysisResult r = analyse(List.of(dir, w.segmentFile(0), dir.resolve(".").resolve(w.segmentFile(0).getFileName())));

@@ -10,11 +10,37 @@ import io.sonde.analysis.Analyzer;
 import io.sonde.analysis.Golden;
 import io.sonde.analysis.ScriptedSource;
 import io.sonde.analysis.correction.ProbeCost;
+import io.sonde.analysis.input.LogSource;
+import io.sonde.format.write.LogFileWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class CallTreeBuilderTest {
+    @TempDir
+    Path dir;
+
+    /**
+     * Probe ids are u32 values read from the input: a file of a few hundred bytes defining probe
+     * 2^31-2 must not make the builder allocate an array of that many entries (it ran out of
+     * memory), and ids of 2^31 and above (negative as int) keep their names.
+     */
+    @Test
+    void hugeAndHighBitProbeIdsFromTheInputAllocateNothingInProportion() throws Exception {
+        int huge = Integer.MAX_VALUE - 1;
+        int highBit = 0xFFFF_FFF0;
+        LogFileWriter w = new LogFileWriter(dir, new UUID(7, 7), 1, "h", 1_000_000_000_000L, 1000);
+        w.probe(huge, "Crafted.huge", "()V").probe(highBit, "Crafted.highBit", "()V").thread(TID, "t");
+        w.traceStart(TID, 1, 0, -1).enter(TID, huge, 2000).enter(TID, highBit, 2100).exit(TID, highBit, 2200).exit(TID, huge, 3000);
+        w.close();
+        AnalysisResult r = Analyzer.run(new LogSource(List.of(w.segmentFile(0))), new AnalysisOptions());
+        assertThat(r.problems()).isEmpty();
+        assertThat(r.trees()).hasSize(1);
+        assertThat(r.trees().get(0).nodes()).extracting(n -> n.operation().name()).containsExactly("Crafted.huge", "Crafted.highBit");
+    }
 
     private static AnalysisResult analyse(ScriptedSource s, AnalysisOptions o) {
         return Analyzer.run(s, o);

@@ -1,6 +1,7 @@
 package io.sonde.core.buffer;
 
 import io.sonde.format.Format;
+import io.sonde.format.RecordLayout;
 
 /**
  * Writes the field values of the owner thread's current custom event into its ring (the engine
@@ -15,7 +16,7 @@ public final class EventCursor {
      * probed method computing a field value) can record its own records without ever seeing a
      * half-written event, and no claimed-but-unpublished space is left behind.
      */
-    private final byte[] staged = new byte[255 * 8];
+    private final byte[] staged = new byte[RecordLayout.EventDef.MAX_FIELDS * Long.BYTES]; // every field at most 8 bytes
     private int length;
     private byte[] types;
     private int field;
@@ -60,28 +61,28 @@ public final class EventCursor {
     public EventCursor putInt(int value) {
         check(Format.FIELD_INT);
         ThreadBuffer.INTS.set(staged, length, value);
-        length += 4;
+        length += Integer.BYTES;
         return this;
     }
 
     public EventCursor putLong(long value) {
         check(Format.FIELD_LONG);
         ThreadBuffer.LONGS.set(staged, length, value);
-        length += 8;
+        length += Long.BYTES;
         return this;
     }
 
     public EventCursor putDouble(double value) {
         check(Format.FIELD_DOUBLE);
         ThreadBuffer.LONGS.set(staged, length, Double.doubleToRawLongBits(value));
-        length += 8;
+        length += Long.BYTES;
         return this;
     }
 
     public EventCursor putString(int stringId) {
         check(Format.FIELD_STRING);
         ThreadBuffer.INTS.set(staged, length, stringId);
-        length += 4;
+        length += Integer.BYTES;
         return this;
     }
 
@@ -89,7 +90,7 @@ public final class EventCursor {
     public void end() {
         if (!open) return;
         open = false;
-        int valueBytes = recordBytes - Format.EVENT_HEADER_BYTES;
+        int valueBytes = recordBytes - RecordLayout.Event.HEADER_LENGTH;
         // fields left out are zero
         for (int k = length; k < valueBytes; k++) staged[k] = 0;
         int i = buffer.beginEvent(typeId, time, recordBytes);

@@ -2,6 +2,13 @@ package io.sonde.core.buffer;
 
 import io.sonde.format.DropReason;
 import io.sonde.format.Format;
+import io.sonde.format.RecordLayout;
+import io.sonde.format.RecordLayout.Cpu;
+import io.sonde.format.RecordLayout.ExitException;
+import io.sonde.format.RecordLayout.ExitExceptionCpu;
+import io.sonde.format.RecordLayout.Gap;
+import io.sonde.format.RecordLayout.Timed;
+import io.sonde.format.RecordLayout.TraceStart;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
@@ -215,7 +222,7 @@ public final class ThreadBuffer extends Pad3 {
             if (i < 0) return;
         }
         putProbeRecord(i, Format.ENTER_CPU, probeId, time);
-        LONGS.set(ring, i + 13, cpu);
+        LONGS.set(ring, i + Cpu.CPU_TIME, cpu);
         publish();
     }
 
@@ -234,7 +241,7 @@ public final class ThreadBuffer extends Pad3 {
         int i = claim(Format.EXIT_CPU_BYTES);
         if (i < 0) return;
         putProbeRecord(i, Format.EXIT_CPU, probeId, time);
-        LONGS.set(ring, i + 13, cpu);
+        LONGS.set(ring, i + Cpu.CPU_TIME, cpu);
         publish();
     }
 
@@ -244,7 +251,7 @@ public final class ThreadBuffer extends Pad3 {
         int i = claim(Format.EXIT_EXCEPTION_BYTES);
         if (i < 0) return;
         putProbeRecord(i, Format.EXIT_EXCEPTION, probeId, time);
-        INTS.set(ring, i + 13, exceptionStringId);
+        INTS.set(ring, i + ExitException.EXCEPTION_STRING_ID, exceptionStringId);
         publish();
     }
 
@@ -254,8 +261,8 @@ public final class ThreadBuffer extends Pad3 {
         int i = claim(Format.EXIT_EXCEPTION_CPU_BYTES);
         if (i < 0) return;
         putProbeRecord(i, Format.EXIT_EXCEPTION_CPU, probeId, time);
-        LONGS.set(ring, i + 13, cpu);
-        INTS.set(ring, i + 21, exceptionStringId);
+        LONGS.set(ring, i + Cpu.CPU_TIME, cpu);
+        INTS.set(ring, i + ExitExceptionCpu.EXCEPTION_STRING_ID, exceptionStringId);
         publish();
     }
 
@@ -269,7 +276,7 @@ public final class ThreadBuffer extends Pad3 {
         int i = claim(recordBytes);
         if (i < 0) return -1;
         putProbeRecord(i, Format.EVENT, eventTypeId, time);
-        return i + Format.EVENT_HEADER_BYTES;
+        return i + RecordLayout.Event.FIELDS;
     }
 
     /** Copies {@code n} bytes of {@code src} into the ring at {@code index} (inside a claimed record). */
@@ -297,17 +304,17 @@ public final class ThreadBuffer extends Pad3 {
 
     private void putProbeRecord(int i, byte type, int id, long time) {
         byte[] r = ring;
-        r[i] = type;
-        INTS.set(r, i + 1, id);
-        LONGS.set(r, i + 5, time);
+        r[i + RecordLayout.TYPE] = type;
+        INTS.set(r, i + Timed.ID, id);
+        LONGS.set(r, i + Timed.TIME, time);
     }
 
     private int putTraceStart(int i) {
         byte[] r = ring;
-        r[i] = Format.TRACE_START;
-        LONGS.set(r, i + 1, traceId);
-        LONGS.set(r, i + 9, traceParentId);
-        INTS.set(r, i + 17, traceParentOrder);
+        r[i + RecordLayout.TYPE] = Format.TRACE_START;
+        LONGS.set(r, i + TraceStart.TRACE_ID, traceId);
+        LONGS.set(r, i + TraceStart.PARENT_TRACE_ID, traceParentId);
+        INTS.set(r, i + TraceStart.PARENT_ORDER_INDEX, traceParentOrder);
         return i + Format.TRACE_START_BYTES;
     }
 
@@ -393,8 +400,8 @@ public final class ThreadBuffer extends Pad3 {
                     i = 0;
                 }
                 if (gap > 0) {
-                    ring[i] = Format.GAP;
-                    INTS.set(ring, i + 1, pendingGap);
+                    ring[i + RecordLayout.TYPE] = Format.GAP;
+                    INTS.set(ring, i + Gap.DROPPED, pendingGap);
                     pendingGap = 0;
                     i += gap;
                     p += gap;

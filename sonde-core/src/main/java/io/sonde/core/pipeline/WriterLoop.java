@@ -6,6 +6,7 @@ import io.sonde.core.writer.Writer;
 import io.sonde.core.writer.WriterContext;
 import io.sonde.format.DropReason;
 import io.sonde.format.Format;
+import io.sonde.format.RecordLayout;
 import io.sonde.format.write.FrameHeader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -416,7 +417,8 @@ final class WriterLoop implements Runnable, WriterContext {
 
     private int recordBytes(byte type, byte[] ring, int i) {
         if (type == Format.EVENT) {
-            int id = (ring[i + 1] & 0xFF) | (ring[i + 2] & 0xFF) << 8 | (ring[i + 3] & 0xFF) << 16 | (ring[i + 4] & 0xFF) << 24;
+            int at = i + RecordLayout.Event.EVENT_TYPE_ID;
+            int id = (ring[at] & 0xFF) | (ring[at + 1] & 0xFF) << 8 | (ring[at + 2] & 0xFF) << 16 | (ring[at + 3] & 0xFF) << 24;
             return registry.eventRecordBytes(id);
         }
         return Format.fixedRecordBytes(type);
@@ -509,7 +511,7 @@ final class WriterLoop implements Runnable, WriterContext {
     @Override
     public ByteBuffer segmentEndFrame(int nextSegmentIndex) {
         if (segmentEndBuffer == null) {
-            segmentEndBuffer = ByteBuffer.allocateDirect(header.headerBytes() + 4).order(ByteOrder.LITTLE_ENDIAN);
+            segmentEndBuffer = ByteBuffer.allocateDirect(header.headerBytes() + RecordLayout.SegmentEndPayload.LENGTH).order(ByteOrder.LITTLE_ENDIAN);
         }
         header.open(segmentEndBuffer, Format.FRAME_SEGMENT_END);
         FrameHeader.putSegmentEnd(segmentEndBuffer, nextSegmentIndex);

@@ -1,6 +1,11 @@
 package io.sonde.core.writer;
 
 import io.sonde.format.Format;
+import io.sonde.format.read.FormatException;
+import io.sonde.format.read.FrameHeader;
+import io.sonde.format.read.RecordCursor;
+import io.sonde.format.read.RecordText;
+import io.sonde.format.read.Trailer;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -9,23 +14,23 @@ import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
- * Writes one human-readable line per frame and per record, for debugging (not a stable format).
- * Names from the definitions are printed next to ids. Target: {@code stdout}, {@code stderr} or a
- * file path ({@code text.out}).
+ * Writes one human-readable line per frame and per record, for debugging (not a stable format):
+ * the frames are decoded by the format library's {@link RecordCursor} and printed in the text form
+ * of {@code sonde dump} ({@link RecordText}), definitions included, names next to ids. Target:
+ * {@code stdout}, {@code stderr} or a file path ({@code text.out}).
  */
 public final class TextWriter implements Writer {
     private final String target;
     private PrintWriter out;
     private WriterContext context;
-    private final Map<Integer, String> probes = new HashMap<>();
-    private final Map<Integer, String> strings = new HashMap<>();
-    private final Map<Integer, byte[]> eventTypes = new HashMap<>();
-    private final Map<Integer, String> eventNames = new HashMap<>();
-    private final StringBuilder line = new StringBuilder(256);
+    /** Decodes each frame; its registry collects the definitions across frames. */
+    private final RecordCursor records = new RecordCursor().includeDefinitions(true);
+    /** A copy of the current frame (the cursor reads arrays; this is a debugging writer). */
+    private byte[] bytes = new byte[0];
+    /** Offset the frame would have in a file: frames follow a stream header. */
+    private long offset = Format.STREAM_HEADER_BYTES;
 
     public TextWriter(String target) {
         this.target = target;
@@ -47,116 +52,18 @@ public final class TextWriter implements Writer {
         context.seal(frame);
         ByteBuffer f = frame.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         int length = f.getInt(Format.FRAME_OFF_LENGTH);
-        int type = f.get(Format.FRAME_OFF_TYPE);
-        int h = f.getShort(Format.FRAME_OFF_HEADER_LENGTH) & 0xFFFF;
-        out.println("frame seq=" + f.getLong(Format.FRAME_OFF_SEQUENCE) + " type="
-                + (type == Format.FRAME_DATA ? "DATA" : type == Format.FRAME_TRAILER ? "TRAILER" : "SEGMENT_END")
-                + " bytes=" + length + " mono=" + f.getLong(Format.FRAME_OFF_MONO_NANOS));
-        f.position(h).limit(length);
-        if (type == Format.FRAME_TRAILER) {
-            out.println("  trailer produced=" + f.getLong() + " written=" + f.getLong());
-            int n = f.getInt();
-            for (int k = 0; k < n; k++) out.println("  dropped reason=" + f.get() + " count=" + f.getLong());
-            return;
+        if (bytes.length < length) bytes = new byte[length];
+        f.get(0, bytes, 0, length);
+        try {
+            records.startFrame(bytes, length, offset, target);
+            FrameHeader h = records.frame();
+            out.println(RecordText.frame(h, target));
+            if (h.type() == Format.FRAME_TRAILER) out.println(RecordText.trailer(Trailer.decode(h, target)));
+            while (records.next()) out.println(RecordText.record(records));
+        } catch (FormatException e) {
+            out.println("error: " + e.getMessage());
         }
-        while (f.remaining() >= Format.BLOCK_HEADER_BYTES) {
-            long thread = f.getLong();
-            int len = f.getInt();
-            int end = f.position() + len;
-            out.println(" block thread=" + thread + " bytes=" + len);
-            while (f.position() < end) {
-                record(f);
-            }
-        }
-    }
-
-    private void record(ByteBuffer f) {
-        line.setLength(0);
-        byte t = f.get();
-        line.append("  ");
-        switch (t) {
-            case Format.ENTER:
-            case Format.EXIT:
-            case Format.EXIT_EXCEPTION:
-            case Format.ENTER_CPU:
-            case Format.EXIT_CPU:
-            case Format.EXIT_EXCEPTION_CPU: {
-                String[] names = {"", "ENTER", "EXIT", "EXIT_EXCEPTION", "ENTER_CPU", "EXIT_CPU", "EXIT_EXCEPTION_CPU"};
-                int id = f.getInt();
-                line.append(names[t]).append(" probe=").append(id).append(' ').append(probes.get(id));
-                line.append(" t=").append(f.getLong());
-                if (t >= Format.ENTER_CPU) line.append(" cpu=").append(f.getLong());
-                if (t == Format.EXIT_EXCEPTION || t == Format.EXIT_EXCEPTION_CPU) {
-                    line.append(" exception=").append(strings.get(f.getInt()));
-                }
-                break;
-            }
-            case Format.EVENT: {
-                int id = f.getInt();
-                line.append("EVENT type=").append(id).append(' ').append(eventNames.get(id)).append(" t=").append(f.getLong());
-                for (byte ft : eventTypes.getOrDefault(id, new byte[0])) {
-                    line.append(' ');
-                    switch (ft) {
-                        case Format.FIELD_BOOLEAN: line.append(f.get() != 0); break;
-                        case Format.FIELD_INT: line.append(f.getInt()); break;
-                        case Format.FIELD_LONG: line.append(f.getLong()); break;
-                        case Format.FIELD_DOUBLE: line.append(f.getDouble()); break;
-                        default: line.append('"').append(strings.get(f.getInt())).append('"');
-                    }
-                }
-                break;
-            }
-            case Format.TRACE_START:
-                line.append("TRACE_START trace=").append(f.getLong()).append(" parent=").append(f.getLong())
-                        .append(" parentOrder=").append(f.getInt());
-                break;
-            case Format.GAP:
-                line.append("GAP dropped=").append(f.getInt() & 0xFFFFFFFFL);
-                break;
-            case Format.PROBE_DEF: {
-                int id = f.getInt();
-                String name = str(f);
-                String sig = str(f);
-                probes.put(id, name + sig);
-                line.append("PROBE_DEF ").append(id).append(' ').append(name).append(' ').append(sig);
-                break;
-            }
-            case Format.STRING_DEF: {
-                int id = f.getInt();
-                String v = str(f);
-                strings.put(id, v);
-                line.append("STRING_DEF ").append(id).append(" \"").append(v).append('"');
-                break;
-            }
-            case Format.THREAD_DEF:
-                line.append("THREAD_DEF ").append(f.getLong()).append(' ').append(str(f));
-                break;
-            case Format.EVENT_DEF: {
-                int id = f.getInt();
-                String name = str(f);
-                int k = f.get() & 0xFF;
-                byte[] types = new byte[k];
-                line.append("EVENT_DEF ").append(id).append(' ').append(name);
-                for (int j = 0; j < k; j++) {
-                    types[j] = f.get();
-                    line.append(' ').append(str(f)).append(':').append(types[j]);
-                }
-                eventTypes.put(id, types);
-                eventNames.put(id, name);
-                break;
-            }
-            default:
-                line.append("UNKNOWN type ").append(t);
-                f.position(f.limit());
-        }
-        out.println(line);
-    }
-
-    private static String str(ByteBuffer f) {
-        int n = f.getShort() & 0xFFFF;
-        byte[] b = new byte[n];
-        f.get(b);
-        return new String(b, StandardCharsets.UTF_8);
+        offset += length;
     }
 
     @Override

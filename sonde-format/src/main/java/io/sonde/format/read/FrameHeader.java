@@ -24,6 +24,11 @@ public final class FrameHeader {
         this.host = null;
     }
 
+    /** The bytes of the whole frame, [0, {@link #length()}). */
+    byte[] bytes() {
+        return b;
+    }
+
     /** Frame type: {@link Format#FRAME_DATA}, {@link Format#FRAME_TRAILER} or {@link Format#FRAME_SEGMENT_END}. */
     public byte type() {
         return b[Format.FRAME_OFF_TYPE];

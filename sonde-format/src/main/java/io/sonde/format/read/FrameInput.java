@@ -78,10 +78,10 @@ public final class FrameInput implements Closeable {
             }
             filled += n;
         }
-        major = LittleEndian.u16(buf, 8);
-        minor = LittleEndian.u16(buf, 10);
+        major = LittleEndian.u16(buf, Format.STREAM_OFF_MAJOR);
+        minor = LittleEndian.u16(buf, Format.STREAM_OFF_MINOR);
         if (major != Format.MAJOR_VERSION) {
-            throw error(unitStart + 8, FormatProblem.UNSUPPORTED_VERSION,
+            throw error(unitStart + Format.STREAM_OFF_MAJOR, FormatProblem.UNSUPPORTED_VERSION,
                     "unsupported format version " + major + "." + minor + " (this reader reads major version " + Format.MAJOR_VERSION + ")");
         }
         streamHeaderRead = true;
@@ -231,10 +231,10 @@ public final class FrameInput implements Closeable {
         byte[] h = Format.STREAM_MAGIC.clone();
         byte[] full = new byte[Format.STREAM_HEADER_BYTES];
         System.arraycopy(h, 0, full, 0, h.length);
-        full[8] = (byte) major;
-        full[9] = (byte) (major >>> 8);
-        full[10] = (byte) minor;
-        full[11] = (byte) (minor >>> 8);
+        full[Format.STREAM_OFF_MAJOR] = (byte) major;
+        full[Format.STREAM_OFF_MAJOR + 1] = (byte) (major >>> 8);
+        full[Format.STREAM_OFF_MINOR] = (byte) minor;
+        full[Format.STREAM_OFF_MINOR + 1] = (byte) (minor >>> 8);
         return full;
     }
 

@@ -1,6 +1,8 @@
 package io.sonde.format.read;
 
 import io.sonde.format.DropReason;
+import io.sonde.format.Format;
+import io.sonde.format.RecordLayout.TrailerPayload;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -18,6 +20,37 @@ public final class Trailer {
         this.produced = produced;
         this.written = written;
         this.drops = Collections.unmodifiableMap(new LinkedHashMap<>(drops));
+    }
+
+    /**
+     * Decodes the payload of a TRAILER frame.
+     *
+     * @param frame the header of a TRAILER frame (its bytes are the frame's)
+     * @param source what to call the input in error messages
+     * @throws FormatException if the payload is shorter than its fixed part or than its drop entries
+     */
+    public static Trailer decode(FrameHeader frame, String source) throws FormatException {
+        byte[] b = frame.bytes();
+        int p = frame.headerLength();
+        int payload = frame.length() - p;
+        if (payload < TrailerPayload.DROP_ENTRIES) {
+            throw new FormatException(source, frame.offset() + p, FormatProblem.UNEXPECTED_FRAME,
+                    "TRAILER payload has " + payload + " bytes, needs at least " + TrailerPayload.DROP_ENTRIES);
+        }
+        long produced = LittleEndian.i64(b, p + TrailerPayload.PRODUCED);
+        long written = LittleEndian.i64(b, p + TrailerPayload.WRITTEN);
+        long n = LittleEndian.u32(b, p + TrailerPayload.DROP_ENTRY_COUNT);
+        int room = (payload - TrailerPayload.DROP_ENTRIES) / TrailerPayload.DROP_ENTRY_LENGTH;
+        if (n > room) {
+            throw new FormatException(source, frame.offset() + p + TrailerPayload.DROP_ENTRY_COUNT, FormatProblem.UNEXPECTED_FRAME,
+                    "TRAILER declares " + n + " drop entries, payload holds " + room);
+        }
+        Map<Integer, Long> drops = new LinkedHashMap<>();
+        int q = p + TrailerPayload.DROP_ENTRIES;
+        for (int i = 0; i < n; i++, q += TrailerPayload.DROP_ENTRY_LENGTH) {
+            drops.merge(LittleEndian.u8(b, q + TrailerPayload.DROP_REASON), LittleEndian.i64(b, q + TrailerPayload.DROP_COUNT), Long::sum);
+        }
+        return new Trailer(produced, written, drops);
     }
 
     public long produced() {

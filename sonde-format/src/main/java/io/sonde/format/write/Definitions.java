@@ -1,6 +1,11 @@
 package io.sonde.format.write;
 
 import io.sonde.format.Format;
+import io.sonde.format.RecordLayout.EventDef;
+import io.sonde.format.RecordLayout.ProbeDef;
+import io.sonde.format.RecordLayout.Str;
+import io.sonde.format.RecordLayout.StringDef;
+import io.sonde.format.RecordLayout.ThreadDef;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +21,7 @@ public final class Definitions {
     public static byte[] probeDef(int probeId, String name, String signature) {
         byte[] n = utf8(name, "probe name");
         byte[] s = utf8(signature, "probe signature");
-        ByteBuffer b = alloc(1 + 4 + 2 + n.length + 2 + s.length);
+        ByteBuffer b = alloc(ProbeDef.FIXED_LENGTH + Str.BYTES + n.length + Str.BYTES + s.length);
         b.put(Format.PROBE_DEF).putInt(probeId);
         putStr(b, n);
         putStr(b, s);
@@ -25,7 +30,7 @@ public final class Definitions {
 
     public static byte[] stringDef(int stringId, String value) {
         byte[] v = utf8(value, "string value");
-        ByteBuffer b = alloc(1 + 4 + 2 + v.length);
+        ByteBuffer b = alloc(StringDef.FIXED_LENGTH + Str.BYTES + v.length);
         b.put(Format.STRING_DEF).putInt(stringId);
         putStr(b, v);
         return b.array();
@@ -33,7 +38,7 @@ public final class Definitions {
 
     public static byte[] threadDef(long threadId, String threadName) {
         byte[] n = utf8(threadName, "thread name");
-        ByteBuffer b = alloc(1 + 8 + 2 + n.length);
+        ByteBuffer b = alloc(ThreadDef.FIXED_LENGTH + Str.BYTES + n.length);
         b.put(Format.THREAD_DEF).putLong(threadId);
         putStr(b, n);
         return b.array();
@@ -41,16 +46,16 @@ public final class Definitions {
 
     /** @param fieldTypes Format.FIELD_* codes, at most 255 */
     public static byte[] eventDef(int eventTypeId, String name, byte[] fieldTypes, String[] fieldNames) {
-        if (fieldTypes.length != fieldNames.length || fieldTypes.length > 255) {
+        if (fieldTypes.length != fieldNames.length || fieldTypes.length > EventDef.MAX_FIELDS) {
             throw new IllegalArgumentException("event type " + name + ": " + fieldTypes.length
                     + " field types, " + fieldNames.length + " names (at most 255, equal counts)");
         }
         byte[] n = utf8(name, "event type name");
         byte[][] fn = new byte[fieldNames.length][];
-        int size = 1 + 4 + 2 + n.length + 1;
+        int size = EventDef.FIXED_LENGTH + Str.BYTES + n.length + EventDef.FIELD_COUNT_LENGTH;
         for (int i = 0; i < fn.length; i++) {
             fn[i] = utf8(fieldNames[i], "event field name");
-            size += 1 + 2 + fn[i].length;
+            size += EventDef.FIELD_TYPE_LENGTH + Str.BYTES + fn[i].length;
         }
         ByteBuffer b = alloc(size);
         b.put(Format.EVENT_DEF).putInt(eventTypeId);
@@ -74,7 +79,7 @@ public final class Definitions {
 
     private static byte[] utf8(String s, String what) {
         byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        if (b.length > 0xFFFF) {
+        if (b.length > Str.MAX_BYTES) {
             throw new IllegalArgumentException(what + " is " + b.length + " bytes of UTF-8; at most 65535 allowed");
         }
         return b;

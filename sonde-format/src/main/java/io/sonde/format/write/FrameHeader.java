@@ -1,6 +1,7 @@
 package io.sonde.format.write;
 
 import io.sonde.format.Format;
+import io.sonde.format.RecordLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -116,7 +117,7 @@ public final class FrameHeader {
 
     /** Sets the byte length of the block begun at {@code blockStart} to end at the current position. */
     public static void endBlock(ByteBuffer buf, int blockStart) {
-        buf.putInt(blockStart + 8, buf.position() - blockStart - Format.BLOCK_HEADER_BYTES);
+        buf.putInt(blockStart + RecordLayout.Block.BYTE_LENGTH, buf.position() - blockStart - RecordLayout.Block.HEADER_LENGTH);
     }
 
     /** Appends a TRAILER payload. {@code drops[reason]} holds the count of each drop reason 1..4; zero counts are left out. */

@@ -1,9 +1,10 @@
-package io.sonde.analysis.bench;
+package io.sonde.bench.analysis;
 
 import io.sonde.analysis.AnalysisOptions;
 import io.sonde.analysis.AnalysisResult;
 import io.sonde.analysis.Analyzer;
 import io.sonde.analysis.input.LogSource;
+import io.sonde.format.write.LogFileWriter;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -26,7 +27,7 @@ import java.util.stream.Stream;
  * figures and writes them as JSON to {@code --json FILE}.
  *
  * <pre>
- * java -cp CLASSPATH io.sonde.analysis.bench.AnalysisBenchmark --records 100000000 --json analysis.json
+ * ./sonde bench analysis --records 100000000 --json analysis.json
  * </pre>
  */
 public final class AnalysisBenchmark {
@@ -60,7 +61,7 @@ public final class AnalysisBenchmark {
                     return;
                 }
                 default -> {
-                    System.err.println("usage: AnalysisBenchmark --records N [--probes 40] [--json FILE] [--dir DIR] [--heap 256m] [--keep]");
+                    System.err.println("usage: sonde bench analysis --records N [--probes 40] [--json FILE] [--dir DIR] [--heap 256m] [--keep]");
                     System.exit(2);
                 }
             }
@@ -172,7 +173,7 @@ public final class AnalysisBenchmark {
         UUID agent = new UUID(0x5eed_0000_0000_4000L, 0x8000_0000_0000_0001L);
         long wall = 1_763_800_000_000_000_000L;
         long mono = 1_000_000_000L;
-        LogWriter w = new LogWriter(dir, agent, 4242, "bench-host", wall, mono);
+        LogFileWriter w = new LogFileWriter(dir, agent, 4242, "bench-host", wall, mono);
         for (int p = 0; p < probes; p++) w.probe(p + 1, "bench.Service" + (p % 7) + ".op" + p, "()V");
         for (int t = 0; t < THREADS; t++) w.thread(100 + t, (t < THREADS / 2 ? "worker-" : "io-") + t);
         w.flushFrame(); // the registry frame first, as the file writer does

@@ -1,4 +1,4 @@
-package io.sonde.analysis.bench;
+package io.sonde.bench.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,9 +1,6 @@
-package io.sonde.analysis.bench;
+package io.sonde.format.write;
 
 import io.sonde.format.Format;
-import io.sonde.format.write.Definitions;
-import io.sonde.format.write.FrameHeader;
-import io.sonde.format.write.StreamHeader;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -16,19 +13,20 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * Writes spec-conformant Sonde log files from explicit records, for the analysis benchmark (which
- * generates its own large log) and for tests that need files with known trees and times. Records
+ * Writes spec-conformant Sonde log files from explicit records, without an agent: for the analysis
+ * benchmark (which generates its own large log) and for tests that need files with known trees and
+ * times. Records
  * go into the current DATA frame in call order: consecutive records of one thread share a block,
  * definitions go into a registry block at the point they are made. A frame is sealed when it
  * passes {@link #FRAME_TARGET_BYTES}, stamped with the latest record time (wall time derived from
- * the anchor given at construction). Frame headers and definitions use the format library's
- * encoders; the fixed-size thread records are encoded here.
+ * the anchor given at construction). Every part is encoded by this package's encoders
+ * ({@link FrameHeader}, {@link Definitions}, {@link ThreadRecords}).
  *
  * <p>File names follow the file writer: {@code <dir>/sonde-<agent>-<NNNNNN>.sonde}; {@link
  * #rollSegment} ends a segment with SEGMENT_END and starts the next with a registry frame that
  * repeats every definition.
  */
-public final class LogWriter implements Closeable {
+public final class LogFileWriter implements Closeable {
     /** A frame is sealed once its payload passes this size. */
     public static final int FRAME_TARGET_BYTES = 256 * 1024;
 
@@ -54,7 +52,7 @@ public final class LogWriter implements Closeable {
      *
      * @param wallAnchor wall-clock ns since the epoch at monotonic time {@code monoAnchor}
      */
-    public LogWriter(Path dir, UUID agent, long pid, String host, long wallAnchor, long monoAnchor) throws IOException {
+    public LogFileWriter(Path dir, UUID agent, long pid, String host, long wallAnchor, long monoAnchor) throws IOException {
         this.dir = dir;
         this.agent = agent;
         this.header = new FrameHeader(agent, pid, host);
@@ -69,19 +67,19 @@ public final class LogWriter implements Closeable {
         return dir.resolve(String.format("sonde-%s-%06d.sonde", agent, index));
     }
 
-    public LogWriter probe(int id, String name, String signature) throws IOException {
+    public LogFileWriter probe(int id, String name, String signature) throws IOException {
         return definition(Definitions.probeDef(id, name, signature));
     }
 
-    public LogWriter string(int id, String value) throws IOException {
+    public LogFileWriter string(int id, String value) throws IOException {
         return definition(Definitions.stringDef(id, value));
     }
 
-    public LogWriter thread(long threadId, String name) throws IOException {
+    public LogFileWriter thread(long threadId, String name) throws IOException {
         return definition(Definitions.threadDef(threadId, name));
     }
 
-    private LogWriter definition(byte[] def) throws IOException {
+    private LogFileWriter definition(byte[] def) throws IOException {
         definitions.add(def);
         room(def.length);
         block(Format.REGISTRY_THREAD_ID);
@@ -89,56 +87,62 @@ public final class LogWriter implements Closeable {
         return this;
     }
 
-    public LogWriter traceStart(long threadId, long traceId, long parentTraceId, int parentOrderIndex) throws IOException {
+    public LogFileWriter traceStart(long threadId, long traceId, long parentTraceId, int parentOrderIndex) throws IOException {
         record(threadId, Format.TRACE_START_BYTES);
-        buf.put(Format.TRACE_START).putLong(traceId).putLong(parentTraceId).putInt(parentOrderIndex);
+        ThreadRecords.traceStart(buf, traceId, parentTraceId, parentOrderIndex);
         return this;
     }
 
-    public LogWriter enter(long threadId, int probeId, long time) throws IOException {
+    public LogFileWriter enter(long threadId, int probeId, long time) throws IOException {
         data(threadId, Format.ENTER_BYTES, time);
-        buf.put(Format.ENTER).putInt(probeId).putLong(time);
+        ThreadRecords.enter(buf, probeId, time);
         return this;
     }
 
-    public LogWriter exit(long threadId, int probeId, long time) throws IOException {
+    public LogFileWriter exit(long threadId, int probeId, long time) throws IOException {
         data(threadId, Format.EXIT_BYTES, time);
-        buf.put(Format.EXIT).putInt(probeId).putLong(time);
+        ThreadRecords.exit(buf, probeId, time);
         return this;
     }
 
-    public LogWriter enterCpu(long threadId, int probeId, long time, long cpu) throws IOException {
+    public LogFileWriter enterCpu(long threadId, int probeId, long time, long cpu) throws IOException {
         data(threadId, Format.ENTER_CPU_BYTES, time);
-        buf.put(Format.ENTER_CPU).putInt(probeId).putLong(time).putLong(cpu);
+        ThreadRecords.enterCpu(buf, probeId, time, cpu);
         return this;
     }
 
-    public LogWriter exitCpu(long threadId, int probeId, long time, long cpu) throws IOException {
+    public LogFileWriter exitCpu(long threadId, int probeId, long time, long cpu) throws IOException {
         data(threadId, Format.EXIT_CPU_BYTES, time);
-        buf.put(Format.EXIT_CPU).putInt(probeId).putLong(time).putLong(cpu);
+        ThreadRecords.exitCpu(buf, probeId, time, cpu);
         return this;
     }
 
-    public LogWriter exitException(long threadId, int probeId, long time, int exceptionStringId) throws IOException {
+    public LogFileWriter exitException(long threadId, int probeId, long time, int exceptionStringId) throws IOException {
         data(threadId, Format.EXIT_EXCEPTION_BYTES, time);
-        buf.put(Format.EXIT_EXCEPTION).putInt(probeId).putLong(time).putInt(exceptionStringId);
+        ThreadRecords.exitException(buf, probeId, time, exceptionStringId);
         return this;
     }
 
-    public LogWriter gap(long threadId, int dropped) throws IOException {
+    public LogFileWriter exitExceptionCpu(long threadId, int probeId, long time, long cpu, int exceptionStringId) throws IOException {
+        data(threadId, Format.EXIT_EXCEPTION_CPU_BYTES, time);
+        ThreadRecords.exitExceptionCpu(buf, probeId, time, cpu, exceptionStringId);
+        return this;
+    }
+
+    public LogFileWriter gap(long threadId, int dropped) throws IOException {
         record(threadId, Format.GAP_BYTES);
-        buf.put(Format.GAP).putInt(dropped);
+        ThreadRecords.gap(buf, dropped);
         return this;
     }
 
     /** Seals the current frame now (so that tests can place frame boundaries). */
-    public LogWriter flushFrame() throws IOException {
+    public LogFileWriter flushFrame() throws IOException {
         sealData();
         return this;
     }
 
     /** Ends the current segment with SEGMENT_END and starts the next one with a registry frame. */
-    public LogWriter rollSegment() throws IOException {
+    public LogFileWriter rollSegment() throws IOException {
         sealData();
         header.open(buf, Format.FRAME_SEGMENT_END);
         FrameHeader.putSegmentEnd(buf, segment + 1);
