@@ -1,8 +1,6 @@
 package io.sonde.sim.model;
 
-import io.sonde.sim.cpu.Linux24Scheduler;
 import io.sonde.sim.cpu.Machine;
-import io.sonde.sim.cpu.SchedulerFactory;
 import io.sonde.sim.engine.Experiment;
 import io.sonde.sim.engine.Simulation;
 import io.sonde.sim.random.Distribution;
@@ -52,7 +50,7 @@ public final class MiddlewareModel {
                         ? String.format(Locale.ROOT, "poisson %.6g/s over %d connection(s), %d requests",
                                 cfg.arrivalRatePerMs() * 1000, cfg.connections(), cfg.openRequests())
                         : cfg.clients() + " closed client(s) x " + cfg.requestsPerClient() + " requests")
-                .info("scheduler", cfg.scheduler())
+                .info("scheduler", cfg.scheduler().spelling())
                 .info("profile", cfg.profile().name())
                 .info("servant_clock", cfg.profile().text(MiddlewareParams.SERVANT_CPU_CLOCK, "?"))
                 .info("seed", Long.toString(cfg.seed()))
@@ -132,12 +130,7 @@ public final class MiddlewareModel {
             this.sim = sim;
             this.cfg = cfg;
             this.p = MiddlewareParams.from(cfg.profile());
-            SchedulerFactory sf = switch (cfg.scheduler()) {
-                case "ps" -> SchedulerFactory.processorSharing();
-                case "rr" -> SchedulerFactory.roundRobin(p.tickMs());
-                default -> SchedulerFactory.linux24(new Linux24Scheduler.Config(p.tickMs(), p.baseTicks()));
-            };
-            this.machine = new Machine(sim, "server", cfg.cpus(), sf);
+            this.machine = new Machine(sim, "server", cfg.cpus(), cfg.scheduler().factory(p.tickMs(), p.baseTicks()));
             this.m = new Measures(sim);
             response = m.tally("response_time_ms");
             recvQueue = m.tally("receiver_queue_ms");

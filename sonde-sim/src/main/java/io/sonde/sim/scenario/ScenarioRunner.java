@@ -8,6 +8,7 @@ import io.sonde.sim.blocks.RequestSink;
 import io.sonde.sim.blocks.SimThread;
 import io.sonde.sim.cpu.Machine;
 import io.sonde.sim.cpu.SchedulerFactory;
+import io.sonde.sim.cpu.SchedulerSpec;
 import io.sonde.sim.engine.Experiment;
 import io.sonde.sim.engine.Simulation;
 import io.sonde.sim.model.Durations;
@@ -339,7 +340,7 @@ public final class ScenarioRunner {
         String s = options.scheduler() != null ? options.scheduler()
                 : m.get("scheduler") == null ? "linux24" : subst(m.get("scheduler"), m.get("scheduler").asText("scheduler"));
         try {
-            return SchedulerFactory.parse(s);
+            return SchedulerSpec.parse(s).factory();
         } catch (IllegalArgumentException e) {
             throw (m.get("scheduler") != null ? m.get("scheduler") : m).error(e.getMessage());
         }
