@@ -1,5 +1,7 @@
 package io.sonde.sim.model;
 
+import io.sonde.sim.blocks.Mutex;
+import io.sonde.sim.blocks.SimThread;
 import io.sonde.sim.cpu.Machine;
 import io.sonde.sim.engine.Experiment;
 import io.sonde.sim.engine.Simulation;
@@ -115,13 +117,13 @@ public final class MiddlewareModel {
         private final Receiver[] receivers;
         private final int[] sentPerClient;
         // thread pool
-        private final ArrayDeque<Worker> idleDispatchers = new ArrayDeque<>();
+        private final ArrayDeque<SimThread> idleDispatchers = new ArrayDeque<>();
         private final ArrayDeque<Req> poolQueue = new ArrayDeque<>();
         private boolean poolMonitorHeld;
-        private final ArrayDeque<Worker> monitorWaiters = new ArrayDeque<>();
+        private final ArrayDeque<SimThread> monitorWaiters = new ArrayDeque<>();
         private final ArrayDeque<Req> monitorWaiterRequests = new ArrayDeque<>();
         // threaded
-        private final ModelLock orbMutex;
+        private final Mutex orbMutex;
         private int openSent;
         private Sampler interArrival;
         private final RandomStream network;
@@ -147,16 +149,16 @@ public final class MiddlewareModel {
             Distribution d = cfg.exponential() ? Distribution.exponential(cfg.servantMs())
                     : Distribution.deterministic(cfg.servantMs());
             servant = sim.sampler("servant", d);
-            orbMutex = new ModelLock(sim, () -> monitorWakeCost(p.monitorWake())).recordContention(mutexWait);
+            orbMutex = new Mutex(sim, "orb").wakeCost(() -> monitorWakeCost(p.monitorWake())).recordContention(mutexWait);
             network = sim.stream("network");
             int n = cfg.receivers();
             receivers = new Receiver[n];
             for (int i = 0; i < n; i++) {
-                receivers[i] = new Receiver(new Worker(machine, "receiver-" + i, null));
+                receivers[i] = new Receiver(SimThread.driven(machine, "receiver-" + i, null));
             }
             if (cfg.strategy() == Strategy.THREAD_POOL) {
                 for (int i = 0; i < cfg.poolSize(); i++) {
-                    idleDispatchers.add(new Worker(machine, "dispatcher-" + i, null));
+                    idleDispatchers.add(SimThread.driven(machine, "dispatcher-" + i, null));
                 }
             }
             sentPerClient = new int[cfg.open() ? 0 : cfg.clients()];
@@ -234,13 +236,13 @@ public final class MiddlewareModel {
         // ------------------------------------------------------------------ servant
 
         /** Runs the servant (b_ser on the CPU, or the b_sern delay) on {@code w}, then {@code then}. */
-        private void servant(Worker w, Runnable then) {
+        private void servant(SimThread w, Runnable then) {
             double d = servant.next();
             if (!cfg.servantIsDelay()) {
                 if (p.servantWallClock()) {
                     burnUntil(w, sim.now() + d, then);
                 } else {
-                    w.cpu(d, then);
+                    w.compute(d, then);
                 }
                 return;
             }
@@ -279,39 +281,39 @@ public final class MiddlewareModel {
         }
 
         /** A servant that spins until a wall-clock deadline (time preempted counts as served). */
-        private void burnUntil(Worker w, double deadline, Runnable then) {
+        private void burnUntil(SimThread w, double deadline, Runnable then) {
             double left = deadline - sim.now();
             if (left <= 1e-9) {
                 then.run();
                 return;
             }
-            w.cpu(Math.min(left, 0.25), () -> burnUntil(w, deadline, then));
+            w.compute(Math.min(left, 0.25), () -> burnUntil(w, deadline, then));
         }
 
         // ------------------------------------------------------------------ ORB mutex (threaded)
 
-        private void orbUnlock(Worker w, Runnable then) {
+        private void orbUnlock(SimThread w, Runnable then) {
             int stillWaiting = orbMutex.unlock(w);
             // Releasing a contended Java monitor wakes the waiters, which find it taken again: the
             // CPU this costs grows with the number of waiters (thesis 4.5: 1.8 ms per request with 2
             // clients, 5.4 ms with 64).
-            w.cpu(stillWaiting * p.orbMutexWaiter(), then);
+            w.compute(stillWaiting * p.orbMutexWaiter(), then);
         }
 
         // ------------------------------------------------------------------ receivers
 
         private final class Receiver {
-            final Worker w;
+            final SimThread w;
             /**
              * Whether the receiver is working on a request (1st or 2nd phase): a dispatcher that
              * wants to write a reply on this connection waits until the receiver is done.
              */
             boolean processing;
-            final ArrayDeque<Worker> replyWriters = new ArrayDeque<>();
+            final ArrayDeque<SimThread> replyWriters = new ArrayDeque<>();
             final ArrayDeque<Runnable> replyConts = new ArrayDeque<>();
 
             /** Runs {@code then} on {@code d} once the receiver is not processing a request. */
-            void whenIdle(Worker d, Runnable then) {
+            void whenIdle(SimThread d, Runnable then) {
                 if (!processing || !p.replyWaitsForReceiver()) {
                     then.run();
                     return;
@@ -325,10 +327,10 @@ public final class MiddlewareModel {
             // thread-per-request hand-shake with the new dispatcher
             boolean childReady;
             boolean waitingForChild;
-            Worker child;
+            SimThread child;
             Req childRequest;
 
-            Receiver(Worker w) {
+            Receiver(SimThread w) {
                 this.w = w;
             }
 
@@ -360,17 +362,17 @@ public final class MiddlewareModel {
                 r.recvStart = sim.now();
                 recvQueue.add(r.recvStart - r.sent);
                 switch (cfg.strategy()) {
-                    case THREAD_PER_CLIENT -> w.cpu(p.bRec() + p.bDisp() + p.bUnm(), () -> servant(w, () -> finishInline(r)));
-                    case THREADED -> w.cpu(p.bRec(), () -> orbMutex.lock(w, () -> w.cpu(p.bDisp() + p.bUnm(),
+                    case THREAD_PER_CLIENT -> w.compute(p.bRec() + p.bDisp() + p.bUnm(), () -> servant(w, () -> finishInline(r)));
+                    case THREADED -> w.compute(p.bRec(), () -> orbMutex.lock(w, () -> w.compute(p.bDisp() + p.bUnm(),
                             () -> servant(w, () -> orbUnlock(w, () -> finishInline(r))))));
-                    case THREAD_POOL -> w.cpu(p.bRec() + p.bEnqueue(), () -> enqueue(r));
-                    case THREAD_PER_REQUEST -> w.cpu(p.bRec(), () -> createDispatcher(r));
+                    case THREAD_POOL -> w.compute(p.bRec() + p.bEnqueue(), () -> enqueue(r));
+                    case THREAD_PER_REQUEST -> w.compute(p.bRec(), () -> createDispatcher(r));
                 }
             }
 
             /** Same-thread dispatching: marshal, reply, 2nd phase. */
             private void finishInline(Req r) {
-                w.cpu(p.bMar() + p.bReply(), () -> {
+                w.compute(p.bMar() + p.bReply(), () -> {
                     recvPhase1.add(sim.now() - r.recvStart);
                     replySent(r);
                     phase2(r);
@@ -378,7 +380,7 @@ public final class MiddlewareModel {
             }
 
             private void phase2(Req r) {
-                w.cpu(p.receiverPhase2(), () -> {
+                w.compute(p.receiverPhase2(), () -> {
                     recvHold.add(sim.now() - r.recvStart);
                     nextRequest();
                 });
@@ -388,20 +390,20 @@ public final class MiddlewareModel {
             private void enqueue(Req r) {
                 r.handedOn = sim.now();
                 poolMonitorHeld = true;
-                Worker d = idleDispatchers.poll();
+                SimThread d = idleDispatchers.poll();
                 if (d != null) {
-                    final Worker disp = d;
+                    final SimThread disp = d;
                     disp.wake(monitorWakeCost(p.monitorWake()), () -> dispatcherWoken(disp, r));
                 } else {
                     poolQueue.add(r);
                 }
                 // The notify returns; if the woken dispatcher has a higher goodness it has run
                 // meanwhile (and found the monitor still held).
-                w.cpu(Worker.MIN_BURST, () -> {
+                w.compute(SimThread.MIN_BURST, () -> {
                     recvPhase1.add(sim.now() - r.recvStart);
                     poolMonitorHeld = false;
                     while (!monitorWaiters.isEmpty()) {
-                        Worker mw = monitorWaiters.poll();
+                        SimThread mw = monitorWaiters.poll();
                         Req mr = monitorWaiterRequests.poll();
                         mw.wake(monitorWakeCost(p.monitorReacquire()), () -> startDispatch(mw, mr));
                     }
@@ -412,12 +414,12 @@ public final class MiddlewareModel {
             // --- thread per request: create a dispatcher thread, wait until it is set up, start it
             private void createDispatcher(Req r) {
                 r.handedOn = sim.now();
-                w.cpu(p.bTcParent(), () -> {
-                    Worker d = new Worker(machine, "dispatcher", w);
+                w.compute(p.bTcParent(), () -> {
+                    SimThread d = SimThread.driven(machine, "dispatcher", w);
                     child = d;
                     childRequest = r;
                     childReady = false;
-                    d.cpu(p.bTcChild(), () -> {
+                    d.compute(p.bTcChild(), () -> {
                         // set-up done: tell the creator and suspend until started
                         childReady = true;
                         d.block();
@@ -436,11 +438,11 @@ public final class MiddlewareModel {
             }
 
             private void startChild() {
-                Worker d = child;
+                SimThread d = child;
                 Req r = childRequest;
                 child = null;
                 childRequest = null;
-                w.cpu(p.bThreadStart(), () -> {
+                w.compute(p.bThreadStart(), () -> {
                     d.wake(monitorWakeCost(p.monitorWake()), () -> {
                         handover.add(sim.now() - r.handedOn);
                         startDispatch(d, r);
@@ -453,14 +455,14 @@ public final class MiddlewareModel {
 
         // ------------------------------------------------------------------ dispatchers
 
-        private void dispatcherWoken(Worker d, Req r) {
+        private void dispatcherWoken(SimThread d, Req r) {
             if (!poolMonitorHeld) {
                 startDispatch(d, r);
                 return;
             }
             // Woken by notify() while the receiver still holds the queue monitor: the wait() must
             // re-acquire it, fails, and blocks until the receiver leaves the monitor.
-            d.cpu(p.monitorRetry(), () -> {
+            d.compute(p.monitorRetry(), () -> {
                 if (!poolMonitorHeld) {
                     startDispatch(d, r);
                 } else {
@@ -471,7 +473,7 @@ public final class MiddlewareModel {
             });
         }
 
-        private void startDispatch(Worker d, Req r) {
+        private void startDispatch(SimThread d, Req r) {
             double start = sim.now();
             if (cfg.strategy() == Strategy.THREAD_POOL) {
                 dispQueue.add(start - r.handedOn);
@@ -480,16 +482,16 @@ public final class MiddlewareModel {
             // receiver thread; it needs the connection's monitor (held by the receiver while busy).
             double replyCost = p.bReply() + (cfg.strategy() == Strategy.THREAD_POOL ? p.bPoolReply() : 0);
             Receiver conn = receivers[r.connection];
-            d.cpu(p.bDisp() + p.bUnm(), () -> servant(d, () -> d.cpu(p.bMar(), () -> conn.whenIdle(d, () -> d.cpu(replyCost, () -> {
+            d.compute(p.bDisp() + p.bUnm(), () -> servant(d, () -> d.compute(p.bMar(), () -> conn.whenIdle(d, () -> d.compute(replyCost, () -> {
                 dispPhase1.add(sim.now() - start);
                 replySent(r);
                 if (cfg.strategy() == Strategy.THREAD_PER_REQUEST) {
-                    d.cpu(p.bTk(), () -> {
+                    d.compute(p.bTk(), () -> {
                         dispHold.add(sim.now() - start);
                         d.terminate();
                     });
                 } else {
-                    d.cpu(p.dispatcherPhase2(), () -> {
+                    d.compute(p.dispatcherPhase2(), () -> {
                         dispHold.add(sim.now() - start);
                         Req next = poolQueue.poll();
                         if (next != null) {
