@@ -66,22 +66,8 @@ public final class ScenarioParser {
         for (Node m : root.require("machines", "the scenario").asList("machines")) {
             machines.add(machine(m));
         }
-        Node qs = root.get("queues");
-        if (qs != null) {
-            for (Node q : qs.asList("queues")) {
-                String n = subst(q, q.asText("a queue name"));
-                checkNewName(q, n);
-                queueNames.add(n);
-            }
-        }
-        Node ms = root.get("mutexes");
-        if (ms != null) {
-            for (Node q : ms.asList("mutexes")) {
-                String n = subst(q, q.asText("a mutex name"));
-                checkNewName(q, n);
-                mutexNames.add(n);
-            }
-        }
+        names(root.get("queues"), "queues", "a queue name", queueNames);
+        names(root.get("mutexes"), "mutexes", "a mutex name", mutexNames);
         List<LinkSpec> links = links(root.get("links"));
         Node prs = root.require("programs", "the scenario");
         programDefs.putAll(prs.asMap("programs"));
@@ -358,6 +344,18 @@ public final class ScenarioParser {
     }
 
     // ------------------------------------------------------------------ values and names
+
+    /** Adds the names listed in {@code list} (may be absent) to {@code into}, each new in the shared name space. */
+    private void names(Node list, String what, String each, List<String> into) {
+        if (list == null) {
+            return;
+        }
+        for (Node q : list.asList(what)) {
+            String n = subst(q, q.asText(each));
+            checkNewName(q, n);
+            into.add(n);
+        }
+    }
 
     private void checkNewName(Node at, String n) {
         if (queueNames.contains(n) || mutexNames.contains(n) || linkDefs.containsKey(n)) {
