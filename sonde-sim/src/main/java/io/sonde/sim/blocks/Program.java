@@ -90,12 +90,12 @@ public final class Program {
 
         /** Uses the CPU for a demand (ms at reference speed) drawn from {@code demand}. */
         public Builder cpu(SampleSource demand) {
-            return step(new Step.Cpu(demand));
+            return step(Step.Timed.cpu(demand));
         }
 
         /** Waits for a time drawn from {@code delay} without using the CPU (sleep, remote call, disk). */
         public Builder delay(SampleSource delay) {
-            return step(new Step.Delay(delay));
+            return step(Step.Timed.delay(delay));
         }
 
         /** Locks {@code mutex}, blocking while another thread holds it. */

@@ -8,16 +8,30 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * A simulated thread: runs a {@link Program} on a {@link Machine}, one step after another,
- * blocking in CPU bursts (scheduled by the machine's scheduler), delays, mutexes, queue gets and
- * nested calls. It holds at most one current request.
+ * A simulated thread, driven in one of two ways.
  *
- * <p>Wake-ups (a request delivered, a mutex handed over, a reply, the end of a delay) take effect
- * through an event at the current time rather than by a nested call, so the thread that caused
- * them finishes its own instantaneous steps first — as on a real CPU, where the waker keeps
- * running until the scheduler decides otherwise — and call stacks stay shallow.
+ * <ul>
+ *   <li>By a {@link Program} (scenario files, hand-built models): it runs the program one step
+ *       after another, blocking in CPU bursts (scheduled by the machine's scheduler), delays,
+ *       mutexes, queue gets and nested calls. It holds at most one current request. Wake-ups (a
+ *       request delivered, a mutex handed over, a reply, the end of a delay) take effect through
+ *       an event at the current time rather than by a nested call, so the thread that caused them
+ *       finishes its own instantaneous steps first — as on a real CPU, where the waker keeps
+ *       running until the scheduler decides otherwise — and call stacks stay shallow.</li>
+ *   <li>By continuations ({@link #driven}, the middleware models): {@link #compute(double,
+ *       Runnable)} asks for a CPU burst and runs the continuation when the scheduler has given
+ *       it; a thread whose continuation returns without asking for CPU is blocked until someone
+ *       calls {@link #wake}. A wake-up costs CPU chosen by the waker (the context switch, and for
+ *       Java monitors the LinuxThreads restart-signal handling), which also makes the
+ *       continuation run only once the woken thread really has a CPU, so time stamps taken there
+ *       include the wait for the CPU.</li>
+ * </ul>
+ *
+ * <p>{@link Mutex} serves both kinds of thread.
  */
 public class SimThread extends CpuThread {
+    /** Smallest burst used to model "gets the CPU" when a continuation step itself costs nothing. */
+    public static final double MIN_BURST = 1e-6;
     private static final long SPIN_LIMIT = 10_000_000L;
 
     private final Simulation sim;
@@ -29,6 +43,10 @@ public class SimThread extends CpuThread {
     private boolean started;
     private boolean finished;
     private long spin;
+    /** Continuation-driven threads: what runs when the current CPU burst is done. */
+    private Runnable next;
+    /** Continuation-driven threads: whether the thread waits for a {@link #wake}. */
+    private boolean blocked = true;
     /** When the thread started waiting for a mutex (set by {@link Mutex}). */
     double waitSince;
     private final Event wake = new Event() {
@@ -54,15 +72,35 @@ public class SimThread extends CpuThread {
      * @param request its initial current request, or null
      */
     public SimThread(Machine machine, String name, int nice, SimThread creator, Program program, Request request) {
+        this(machine, name, nice, creator, Objects.requireNonNull(program, "program"), request, true);
+    }
+
+    private SimThread(Machine machine, String name, int nice, SimThread creator, Program program, Request request,
+            boolean programmed) {
         super(machine, name, nice, creator);
         this.sim = machine.sim();
-        programs[0] = Objects.requireNonNull(program, "program");
-        depth = 1;
+        programs[0] = program;
+        depth = programmed ? 1 : 0;
         this.request = request;
+    }
+
+    /**
+     * A thread driven by continuations rather than a program (nice 0, blocked until the first
+     * {@link #compute(double, Runnable)} or {@link #wake}).
+     *
+     * @param machine where it runs
+     * @param name its name
+     * @param creator the thread creating it (Linux 2.4 splits the creator's time slice), or null at set-up
+     */
+    public static SimThread driven(Machine machine, String name, SimThread creator) {
+        return new SimThread(machine, name, 0, creator, null, null, false);
     }
 
     /** Makes the thread start running its program now (after the current event). */
     public SimThread start() {
+        if (programs[0] == null) {
+            throw new IllegalStateException("thread " + name() + " has no program to start (it is driven by continuations)");
+        }
         if (started) {
             throw new IllegalStateException("thread " + name() + " started twice");
         }
@@ -142,6 +180,48 @@ public class SimThread extends CpuThread {
         sim.schedule(wake, 0);
     }
 
+    /**
+     * Continuation style: runs {@code then} after {@code ms} of CPU (at least {@link #MIN_BURST}).
+     * A continuation that returns without asking for CPU leaves the thread blocked.
+     */
+    public void compute(double ms, Runnable then) {
+        next = Objects.requireNonNull(then, "then");
+        blocked = false;
+        useCpu(Math.max(MIN_BURST, ms));
+    }
+
+    /** Continuation style: the thread asks for nothing until {@link #wake}. */
+    public void block() {
+        blocked = true;
+        next = null;
+    }
+
+    /** Continuation style: whether the thread is blocked (waiting for a wake-up). */
+    public boolean isBlocked() {
+        return blocked;
+    }
+
+    /**
+     * Continuation style: wakes a blocked thread; it pays {@code costMs} of CPU for waking up (at
+     * least a minimal burst, so {@code then} runs once the thread really has a CPU), then runs
+     * {@code then}.
+     *
+     * @throws IllegalStateException if the thread is not blocked
+     */
+    public void wake(double costMs, Runnable then) {
+        if (!blocked) {
+            throw new IllegalStateException("thread " + name() + " woken while not blocked");
+        }
+        compute(costMs, then);
+    }
+
+    /** Continuation style: ends the thread. */
+    public void terminate() {
+        blocked = true;
+        next = null;
+        finish();
+    }
+
     void deliver(Request r) {
         request = r;
         resume();
@@ -165,6 +245,13 @@ public class SimThread extends CpuThread {
 
     @Override
     protected final void onCpuDone() {
+        Runnable r = next;
+        if (r != null) {
+            next = null;
+            blocked = true; // unless r asks for more CPU
+            r.run();
+            return;
+        }
         // Straight on, inside the scheduler's callback: a following CPU step keeps the CPU.
         proceed();
     }

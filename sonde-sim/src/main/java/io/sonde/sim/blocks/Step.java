@@ -49,40 +49,36 @@ public abstract class Step {
         throw new IllegalStateException("thread " + t.name() + ": " + what + " sample " + v + " is negative or NaN");
     }
 
-    static final class Cpu extends Step {
-        private final SampleSource demand;
+    /** A step that takes a sampled time: CPU work, or a delay without the CPU. */
+    static final class Timed extends Step {
+        private final SampleSource duration;
+        private final boolean cpu;
 
-        Cpu(SampleSource demand) {
-            super("cpu");
-            this.demand = Objects.requireNonNull(demand, "demand");
+        private Timed(String label, SampleSource duration, boolean cpu) {
+            super(label);
+            this.duration = Objects.requireNonNull(duration, label);
+            this.cpu = cpu;
+        }
+
+        static Timed cpu(SampleSource demand) {
+            return new Timed("cpu", demand, true);
+        }
+
+        static Timed delay(SampleSource delay) {
+            return new Timed("delay", delay, false);
         }
 
         @Override
         protected boolean execute(SimThread t) {
-            double w = sample(t, demand, "CPU demand");
-            if (w == 0) {
-                return true;
-            }
-            t.compute(w);
-            return false;
-        }
-    }
-
-    static final class Delay extends Step {
-        private final SampleSource delay;
-
-        Delay(SampleSource delay) {
-            super("delay");
-            this.delay = Objects.requireNonNull(delay, "delay");
-        }
-
-        @Override
-        protected boolean execute(SimThread t) {
-            double d = sample(t, delay, "delay");
+            double d = sample(t, duration, cpu ? "CPU demand" : "delay");
             if (d == 0) {
                 return true;
             }
-            t.sleep(d);
+            if (cpu) {
+                t.compute(d);
+            } else {
+                t.sleep(d);
+            }
             return false;
         }
     }

@@ -1,10 +1,9 @@
 package io.sonde.sim.cpu;
 
-import java.util.Locale;
-
 /**
  * Creates the scheduler of a machine. Use the factories {@link #processorSharing()},
- * {@link #roundRobin(double)}, {@link #linux24()} or {@link #parse(String)}.
+ * {@link #roundRobin(double)}, {@link #linux24()}, or build one from a {@link SchedulerKind} or
+ * {@link SchedulerSpec} (the user's choice).
  */
 @FunctionalInterface
 public interface SchedulerFactory {
@@ -36,32 +35,11 @@ public interface SchedulerFactory {
 
     /**
      * Parses {@code ps}, {@code rr} (10 ms quantum), {@code rr:QUANTUM} (e.g. {@code rr:5ms}),
-     * {@code linux24}.
+     * {@code linux24}; see {@link SchedulerSpec#parse(String)}.
      *
      * @throws IllegalArgumentException naming the text and the known spellings
      */
     static SchedulerFactory parse(String text) {
-        String t = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
-        if (t.equals("ps")) {
-            return processorSharing();
-        }
-        if (t.equals("linux24")) {
-            return linux24();
-        }
-        if (t.equals("rr")) {
-            return roundRobin(10);
-        }
-        if (t.startsWith("rr:")) {
-            String q = t.substring(3).trim();
-            if (q.endsWith("ms")) {
-                q = q.substring(0, q.length() - 2).trim();
-            }
-            try {
-                return roundRobin(Double.parseDouble(q));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("scheduler '" + text + "': quantum '" + t.substring(3) + "' is not a number of ms");
-            }
-        }
-        throw new IllegalArgumentException("unknown scheduler '" + text + "' (known: ps, rr, rr:QUANTUMms, linux24)");
+        return SchedulerSpec.parse(text).factory();
     }
 }

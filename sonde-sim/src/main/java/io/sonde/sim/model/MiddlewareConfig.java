@@ -1,5 +1,6 @@
 package io.sonde.sim.model;
 
+import io.sonde.sim.cpu.SchedulerKind;
 import io.sonde.sim.profile.CalibrationProfile;
 import java.util.Objects;
 
@@ -19,7 +20,7 @@ import java.util.Objects;
  * @param openRequests total requests of the open workload
  * @param connections connections the open workload is spread over (round robin)
  * @param cpus processors of the server machine
- * @param scheduler "ps", "rr" or "linux24"
+ * @param scheduler the server's CPU scheduler (round robin and Linux 2.4 use the profile's tick)
  * @param profile calibration parameters
  * @param seed experiment seed
  * @param replications independent replications
@@ -38,7 +39,7 @@ public record MiddlewareConfig(
         int openRequests,
         int connections,
         int cpus,
-        String scheduler,
+        SchedulerKind scheduler,
         CalibrationProfile profile,
         long seed,
         int replications,
@@ -47,9 +48,37 @@ public record MiddlewareConfig(
     /** A configuration without a minimum duration. */
     public MiddlewareConfig(Strategy strategy, int clients, int poolSize, double servantMs, boolean servantIsDelay,
             boolean exponential, int requestsPerClient, double arrivalRatePerMs, int openRequests, int connections,
-            int cpus, String scheduler, CalibrationProfile profile, long seed, int replications) {
+            int cpus, SchedulerKind scheduler, CalibrationProfile profile, long seed, int replications) {
         this(strategy, clients, poolSize, servantMs, servantIsDelay, exponential, requestsPerClient, arrivalRatePerMs,
                 openRequests, connections, cpus, scheduler, profile, seed, replications, 0);
+    }
+
+    /**
+     * A configuration whose scheduler is spelled as on the command line ({@code ps}, {@code rr},
+     * {@code linux24}); an unknown name is an error naming {@code --scheduler}.
+     */
+    public MiddlewareConfig(Strategy strategy, int clients, int poolSize, double servantMs, boolean servantIsDelay,
+            boolean exponential, int requestsPerClient, double arrivalRatePerMs, int openRequests, int connections,
+            int cpus, String scheduler, CalibrationProfile profile, long seed, int replications, double minDurationMs) {
+        this(strategy, clients, poolSize, servantMs, servantIsDelay, exponential, requestsPerClient, arrivalRatePerMs,
+                openRequests, connections, cpus, schedulerOption(scheduler), profile, seed, replications, minDurationMs);
+    }
+
+    /** As the constructor above, without a minimum duration. */
+    public MiddlewareConfig(Strategy strategy, int clients, int poolSize, double servantMs, boolean servantIsDelay,
+            boolean exponential, int requestsPerClient, double arrivalRatePerMs, int openRequests, int connections,
+            int cpus, String scheduler, CalibrationProfile profile, long seed, int replications) {
+        this(strategy, clients, poolSize, servantMs, servantIsDelay, exponential, requestsPerClient, arrivalRatePerMs,
+                openRequests, connections, cpus, schedulerOption(scheduler), profile, seed, replications, 0);
+    }
+
+    private static SchedulerKind schedulerOption(String name) {
+        Objects.requireNonNull(name, "scheduler");
+        try {
+            return SchedulerKind.parse(name);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--scheduler must be ps, rr or linux24, got '" + name + "'");
+        }
     }
 
     /** Validates the combination; messages name the command-line option at fault. */
@@ -78,9 +107,6 @@ public record MiddlewareConfig(
         }
         if (cpus < 1 || cpus > 1024) {
             throw new IllegalArgumentException("--cpus must be between 1 and 1024, got " + cpus);
-        }
-        if (!scheduler.equals("ps") && !scheduler.equals("rr") && !scheduler.equals("linux24")) {
-            throw new IllegalArgumentException("--scheduler must be ps, rr or linux24, got '" + scheduler + "'");
         }
         if (!(minDurationMs >= 0) || Double.isInfinite(minDurationMs)) {
             throw new IllegalArgumentException("minimum duration must be a finite time >= 0, got " + minDurationMs);

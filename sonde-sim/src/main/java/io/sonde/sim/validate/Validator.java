@@ -1,5 +1,6 @@
 package io.sonde.sim.validate;
 
+import io.sonde.sim.cpu.SchedulerKind;
 import io.sonde.sim.model.MiddlewareConfig;
 import io.sonde.sim.model.MiddlewareModel;
 import io.sonde.sim.model.SimulationResult;
@@ -125,7 +126,7 @@ public final class Validator {
             // per request including it, and with one dispatcher its 1st phase (6.28 ms) exceeds that
             // by the receiver's preemptions (docs/simulator.md, "Validation").
             case "5.1", "5.2", "5.3", "5.4" -> new MiddlewareConfig(Strategy.THREAD_POOL, 0, x, 5.0, false, false, 0,
-                    100.0 / 1000.0, s.openRequests(), 1, 1, "linux24", s.profile(), s.seed(), s.replications())
+                    100.0 / 1000.0, s.openRequests(), 1, 1, SchedulerKind.LINUX24, s.profile(), s.seed(), s.replications())
                     .withServantClock("cpu");
             case "5.5" -> closed(x, 0.5, false);
             case "5.6" -> closed(x, 5.0, false);
@@ -138,7 +139,7 @@ public final class Validator {
         Settings s = settings;
         // The thesis' runs lasted at least 45 s (5.4.1), which matters for few clients.
         return new MiddlewareConfig(Strategy.THREAD_PER_CLIENT, clients, clients, servant, delay, true,
-                s.requestsPerClient(), 0, 0, 0, 1, "linux24", s.profile(), s.seed(), s.replications(), s.minDurationMs());
+                s.requestsPerClient(), 0, 0, 0, 1, SchedulerKind.LINUX24, s.profile(), s.seed(), s.replications(), s.minDurationMs());
     }
 
     /** Every row: experiment, DAPS L24 and Sonde (mean ± 95 % half-width). */

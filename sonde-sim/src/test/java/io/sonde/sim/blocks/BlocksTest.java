@@ -51,6 +51,40 @@ class BlocksTest {
     }
 
     @Test
+    void continuationThreadsShareTheMutexWithProgramThreadsAndPayTheWakeCost() {
+        Mutex mutex = new Mutex(sim, "orb").wakeCost(() -> 2.0);
+        Tally contention = new Tally("contention");
+        mutex.recordContention(contention);
+        // A program thread takes the lock first (it starts at once), holds it for 10 ms.
+        new SimThread(machine, "p", Program.once("p").lock(mutex).cpu(ms(10)).action("p done", note("p"))
+                .unlock(mutex).build()).start();
+        SimThread a = SimThread.driven(machine, "a", null);
+        SimThread b = SimThread.driven(machine, "b", null);
+        int[] stillWaiting = new int[2];
+        sim.after(1, () -> {
+            a.compute(1, () -> mutex.lock(a, () -> a.compute(5, () -> {
+                log.add("a@" + sim.now() + " waiting=" + mutex.waiting());
+                stillWaiting[0] = mutex.unlock(a);
+            })));
+            b.compute(2, () -> mutex.lock(b, () -> {
+                log.add("b@" + sim.now());
+                stillWaiting[1] = mutex.unlock(b);
+                b.terminate();
+            }));
+        });
+        sim.run(Double.POSITIVE_INFINITY);
+        // a asks at 2, b at 3; p unlocks at 10; a pays 2 ms to wake, works 5: 17; b wakes 2 ms: 19.
+        assertThat(log).containsExactly("p@10.0", "a@17.0 waiting=1", "b@19.0");
+        assertThat(stillWaiting).containsExactly(0, 0); // b took over from a: nobody left waiting
+        assertThat(contention.mean()).isCloseTo((0 + 8 + 14) / 3.0, within(1e-9));
+        assertThat(a.isBlocked()).isTrue();
+        assertThat(b.hasExited()).isTrue();
+        assertThatThrownBy(() -> a.start()).hasMessageContaining("no program");
+        a.wake(0, () -> { });
+        assertThatThrownBy(() -> a.wake(0, () -> { })).hasMessageContaining("woken while not blocked");
+    }
+
+    @Test
     void semaphoreLimitsConcurrencyAndQueuesTheRestInOrder() {
         Semaphore connections = new Semaphore(sim, "connections", 2);
         Tally waits = new Tally("waits");
