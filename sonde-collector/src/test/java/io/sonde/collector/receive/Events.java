@@ -1,13 +1,16 @@
 package io.sonde.collector.receive;
 
 import java.util.List;
-import java.util.UUID;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 /** A listener recording every connection event as a line, with a way to wait for lines. */
 final class Events implements ReceiverListener {
     final List<String> lines = new CopyOnWriteArrayList<>();
+    /** The summary of each ended connection, by peer. */
+    final Map<String, StreamSummary> summaries = new ConcurrentHashMap<>();
 
     @Override
     public void opened(String peer) {
@@ -15,13 +18,20 @@ final class Events implements ReceiverListener {
     }
 
     @Override
-    public void closed(String peer, UUID agentId, long frames, long bytes, String target) {
-        add("closed " + peer + " agent " + agentId + " frames " + frames + " bytes " + bytes);
+    public void closed(String peer, StreamSummary s) {
+        add("closed " + peer + " agent " + s.agentId() + " frames " + s.frames() + " bytes " + s.bytes());
+        summaries.put(peer, s);
     }
 
     @Override
-    public void failed(String peer, long offset, String problem, UUID agentId, long frames, String target) {
-        add("failed " + peer + " offset " + offset + ": " + problem + " [frames " + frames + "]");
+    public void failed(String peer, long offset, String problem, StreamSummary s) {
+        add("failed " + peer + " offset " + offset + ": " + problem + " [frames " + s.frames() + "]");
+        summaries.put(peer, s);
+    }
+
+    @Override
+    public void refused(String peer, String reason) {
+        add("refused " + peer + ": " + reason);
     }
 
     private synchronized void add(String line) {
