@@ -196,8 +196,12 @@ final class Connection {
         return in == null ? 0 : in.frameBytes().length;
     }
 
+    /** Where the stream stands: past the bytes read, or at the start of a frame read but not stored (its sink failed). */
     private long position() {
-        return in == null ? 0 : in.endOfLastFrame() + in.partialBytes();
+        if (in == null) {
+            return 0;
+        }
+        return in.frameLength() >= 0 ? in.frameOffset() : in.endOfLastFrame() + in.partialBytes();
     }
 
     private String partialNote() {

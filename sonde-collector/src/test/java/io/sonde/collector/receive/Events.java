@@ -19,14 +19,14 @@ final class Events implements ReceiverListener {
 
     @Override
     public void closed(String peer, StreamSummary s) {
+        summaries.put(peer, s); // before the line, which is what tests wait for
         add("closed " + peer + " agent " + s.agentId() + " frames " + s.frames() + " bytes " + s.bytes());
-        summaries.put(peer, s);
     }
 
     @Override
     public void failed(String peer, long offset, String problem, StreamSummary s) {
-        add("failed " + peer + " offset " + offset + ": " + problem + " [frames " + s.frames() + "]");
         summaries.put(peer, s);
+        add("failed " + peer + " offset " + offset + ": " + problem + " [frames " + s.frames() + "]");
     }
 
     @Override
