@@ -39,18 +39,21 @@ final class Events implements ReceiverListener {
         notifyAll();
     }
 
-    /** Waits (bounded) until a line starting with prefix exists, and returns it. */
-    synchronized String await(String prefix) throws InterruptedException {
+    /** Waits (bounded) until a line starting with one of the prefixes exists, and returns it. */
+    synchronized String await(String... prefixes) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (true) {
             for (String l : lines) {
-                if (l.startsWith(prefix)) {
-                    return l;
+                for (String prefix : prefixes) {
+                    if (l.startsWith(prefix)) {
+                        return l;
+                    }
                 }
             }
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                throw new AssertionError("no event starting with '" + prefix + "' within 20 s; events: " + lines);
+                List<String> last = lines.subList(Math.max(0, lines.size() - 20), lines.size());
+                throw new AssertionError("no event starting with " + java.util.Arrays.toString(prefixes) + " within 20 s; last events: " + last);
             }
             wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
         }
