@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.sonde.collector.archive.Archive;
 import io.sonde.format.testing.StreamBytes;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,9 +39,9 @@ class ReceiverFilesTest {
         if (receiver == null) {
             receiver = Receiver.start(0, archive, events);
         }
-        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), receiver.port())) {
+        try (Socket s = Peers.connect(receiver)) {
             s.getOutputStream().write(TestStreams.build(agent, 1, 2, true).bytes);
-            return "127.0.0.1:" + s.getLocalPort();
+            return Peers.name(s);
         }
     }
 

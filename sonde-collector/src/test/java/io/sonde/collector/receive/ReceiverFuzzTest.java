@@ -134,8 +134,8 @@ class ReceiverFuzzTest {
             boolean keepOpen = i % 20 == 7; // a peer that goes silent without closing: the idle timeout ends it
             String what = replay(i, m) + (keepOpen ? " (kept open)" : "");
             String peer;
-            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), receiver.port())) {
-                peer = "127.0.0.1:" + s.getLocalPort();
+            try (Socket s = Peers.connect(receiver)) {
+                peer = Peers.name(s);
                 sendInChunks(s, m.bytes, rnd);
                 if (!keepOpen) {
                     s.shutdownOutput();
@@ -180,8 +180,8 @@ class ReceiverFuzzTest {
     private void sendAndCheckClean(Receiver receiver, Events events, Archive archive, MemoryHandler memory) throws Exception {
         byte[] clean = BASES.get(0);
         String peer;
-        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), receiver.port())) {
-            peer = "127.0.0.1:" + s.getLocalPort();
+        try (Socket s = Peers.connect(receiver)) {
+            peer = Peers.name(s);
             s.getOutputStream().write(clean);
         }
         assertThat(events.await("closed " + peer + " ")).endsWith("frames 4 bytes " + (clean.length - 12));

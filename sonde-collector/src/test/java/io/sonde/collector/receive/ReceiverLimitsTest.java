@@ -48,16 +48,6 @@ class ReceiverLimitsTest {
         }
     }
 
-    private Socket connect() throws IOException {
-        Socket s = new Socket(InetAddress.getLoopbackAddress(), receiver.port());
-        s.setTcpNoDelay(true);
-        return s;
-    }
-
-    private static String peer(Socket s) {
-        return "127.0.0.1:" + s.getLocalPort();
-    }
-
     /** True if the receiver closed the socket: a read ends (EOF or reset) within the time given. */
     private static boolean closedByReceiver(Socket s, int millis) throws IOException {
         s.setSoTimeout(millis);
@@ -86,14 +76,14 @@ class ReceiverLimitsTest {
         start(ReceiverLimits.defaults().withMaxConnections(2));
         TestStreams.Built a = TestStreams.build(new UUID(1, 1), 1, 6, true);
         TestStreams.Built b = TestStreams.build(new UUID(2, 2), 2, 6, true);
-        try (Socket sa = connect(); Socket sb = connect()) {
+        try (Socket sa = Peers.connect(receiver); Socket sb = Peers.connect(receiver)) {
             int half = a.frameOffsets.get(3);
             sa.getOutputStream().write(a.bytes, 0, half);
             sb.getOutputStream().write(b.bytes, 0, b.frameOffsets.get(3));
             awaitStored(new UUID(1, 1), 0, half);
             awaitStored(new UUID(2, 2), 0, b.frameOffsets.get(3));
-            try (Socket extra = connect()) {
-                assertThat(events.await("refused " + peer(extra))).isEqualTo("refused " + peer(extra)
+            try (Socket extra = Peers.connect(receiver)) {
+                assertThat(events.await("refused " + Peers.name(extra))).isEqualTo("refused " + Peers.name(extra)
                         + ": connection closed unread: 2 connections are being served (limit max-connections)");
                 assertThat(closedByReceiver(extra, 5_000)).as("extra connection closed").isTrue();
             }
@@ -104,7 +94,7 @@ class ReceiverLimitsTest {
         assertThat(Files.readAllBytes(archive.segmentPath(new UUID(1, 1), 0))).isEqualTo(a.bytes);
         assertThat(Files.readAllBytes(archive.segmentPath(new UUID(2, 2), 0))).isEqualTo(b.bytes);
         // with room again, a new connection is served
-        try (Socket again = connect()) {
+        try (Socket again = Peers.connect(receiver)) {
             again.getOutputStream().write(a.bytes);
         }
         events.awaitCount("closed ", 3);
@@ -118,18 +108,18 @@ class ReceiverLimitsTest {
         start(ReceiverLimits.defaults().withMaxFrameBytes(64 << 10));
         UUID goodAgent = new UUID(3, 3);
         TestStreams.Built good = TestStreams.build(goodAgent, 3, 8, true);
-        try (Socket g = connect(); Socket bad = connect()) {
+        try (Socket g = Peers.connect(receiver); Socket bad = Peers.connect(receiver)) {
             int half = good.frameOffsets.get(4) + 20;
             g.getOutputStream().write(good.bytes, 0, half);
             byte[] b = TestStreams.build(new UUID(4, 4), 4, 1, false).bytes;
             int second = Frames.offsets(b).get(1);
             Frames.putU32(b, second + Format.FRAME_OFF_LENGTH, 1 << 20); // within the format's 64 MiB, above the receiver's limit
             bad.getOutputStream().write(b, 0, second + 12);
-            String line = events.await("failed " + peer(bad));
-            assertThat(line).isEqualTo("failed " + peer(bad) + " offset " + (second + Format.FRAME_OFF_LENGTH)
+            String line = events.await("failed " + Peers.name(bad));
+            assertThat(line).isEqualTo("failed " + Peers.name(bad) + " offset " + (second + Format.FRAME_OFF_LENGTH)
                     + ": frame length 1048576 out of range [62, 65536] (this input's limit; the format allows up to " + Format.MAX_FRAME_BYTES
                     + "); receiver limit max-frame-bytes [frames 1]");
-            assertThat(events.summaries.get(peer(bad)).agentId()).isEqualTo(new UUID(4, 4));
+            assertThat(events.summaries.get(Peers.name(bad)).agentId()).isEqualTo(new UUID(4, 4));
             assertThat(closedByReceiver(bad, 5_000)).as("oversized connection closed").isTrue();
             g.getOutputStream().write(good.bytes, half, good.bytes.length - half);
         }
@@ -143,7 +133,7 @@ class ReceiverLimitsTest {
         UUID quietAgent = new UUID(5, 5);
         TestStreams.Built quiet = TestStreams.build(quietAgent, 5, 3, true);
         TestStreams.Built busy = TestStreams.build(new UUID(6, 6), 6, 12, true);
-        try (Socket q = connect(); Socket silentFromTheStart = connect(); Socket b = connect()) {
+        try (Socket q = Peers.connect(receiver); Socket silentFromTheStart = Peers.connect(receiver); Socket b = Peers.connect(receiver)) {
             int cut = quiet.frameOffsets.get(2) + 10; // two whole frames, then silence inside the third
             q.getOutputStream().write(quiet.bytes, 0, cut);
             long started = System.nanoTime();
@@ -152,11 +142,11 @@ class ReceiverLimitsTest {
                 b.getOutputStream().write(busy.bytes, i == 0 ? 0 : busy.frameOffsets.get(i), busy.endOfFrame(i) - (i == 0 ? 0 : busy.frameOffsets.get(i)));
                 Thread.sleep(100);
             }
-            String line = events.await("failed " + peer(q));
-            assertThat(line).matches("failed " + java.util.regex.Pattern.quote(peer(q)) + " offset " + cut
+            String line = events.await("failed " + Peers.name(q));
+            assertThat(line).matches("failed " + java.util.regex.Pattern.quote(Peers.name(q)) + " offset " + cut
                     + ": no data for [0-9.]+ s \\(limit idle-timeout 0\\.4 s\\); partial frame of 10 bytes discarded \\[frames 2\\]");
             assertThat(System.nanoTime() - started).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(400));
-            assertThat(events.await("failed " + peer(silentFromTheStart))).contains("offset 0: no data for ").endsWith("(limit idle-timeout 0.4 s) [frames 0]");
+            assertThat(events.await("failed " + Peers.name(silentFromTheStart))).contains("offset 0: no data for ").endsWith("(limit idle-timeout 0.4 s) [frames 0]");
             assertThat(closedByReceiver(q, 5_000)).isTrue();
             assertThat(closedByReceiver(silentFromTheStart, 5_000)).isTrue();
         }
@@ -169,21 +159,21 @@ class ReceiverLimitsTest {
     void agentsBeyondTheLimitAreRefusedAtTheirFirstFrameAndKnownAgentsStayWelcome() throws Exception {
         start(ReceiverLimits.defaults().withMaxAgents(2));
         for (int i = 1; i <= 2; i++) {
-            try (Socket s = connect()) {
+            try (Socket s = Peers.connect(receiver)) {
                 s.getOutputStream().write(TestStreams.build(new UUID(10, i), i, 2, true).bytes);
             }
             events.awaitCount("closed ", i);
         }
         UUID third = new UUID(10, 3);
-        try (Socket s = connect()) {
+        try (Socket s = Peers.connect(receiver)) {
             s.getOutputStream().write(TestStreams.build(third, 3, 2, true).bytes);
-            assertThat(events.await("failed " + peer(s))).isEqualTo("failed " + peer(s) + " offset " + (12 + Format.FRAME_OFF_AGENT_MSB)
+            assertThat(events.await("failed " + Peers.name(s))).isEqualTo("failed " + Peers.name(s) + " offset " + (12 + Format.FRAME_OFF_AGENT_MSB)
                     + ": agent " + third + " refused: this receiver already stores 2 agents (limit max-agents); nothing of it stored [frames 0]");
             assertThat(closedByReceiver(s, 5_000)).isTrue();
         }
         assertThat(out.resolve(third.toString())).doesNotExist();
         TestStreams.Built again = TestStreams.build(new UUID(10, 1), 11, 2, true);
-        try (Socket s = connect()) {
+        try (Socket s = Peers.connect(receiver)) {
             s.getOutputStream().write(again.bytes);
         }
         events.awaitCount("closed ", 3);
@@ -210,13 +200,13 @@ class ReceiverLimitsTest {
         second.trailer(10, 1, 1, 20, 20);
         String p1;
         String p2;
-        try (Socket s = connect()) {
-            p1 = peer(s);
+        try (Socket s = Peers.connect(receiver)) {
+            p1 = Peers.name(s);
             s.getOutputStream().write(first.toBytes());
         }
         events.await("closed " + p1);
-        try (Socket s = connect()) {
-            p2 = peer(s);
+        try (Socket s = Peers.connect(receiver)) {
+            p2 = Peers.name(s);
             s.getOutputStream().write(second.toBytes());
         }
         events.await("closed " + p2);
