@@ -24,6 +24,8 @@ final class Connection {
     private final String peer;
     private final Thread thread;
     private volatile boolean aborted;
+    /** Close with a reset instead of a FIN (see {@link #closeSocket()}). */
+    private boolean reset;
     private volatile StreamSink sink;
     private ActivityInput input;
     private FrameInput in;
@@ -144,6 +146,7 @@ final class Connection {
             listener.failed(peer, e.offset(), detail, summary());
         } catch (LimitExceeded e) {
             error = true;
+            reset = true;
             finishQuietly();
             listener.failed(peer, e.offset, e.getMessage() + partialNote(), summary());
         } catch (IOException | RuntimeException e) {
@@ -276,11 +279,20 @@ final class Connection {
         }
     }
 
+    /**
+     * After an exceeded limit the socket is reset rather than closed in order: a TCP writer never
+     * reads, so after a FIN its next frame would still be accepted by its kernel and then lost (an
+     * idle agent's first frame after the idle timeout); after a reset that write fails, and the
+     * writer reconnects and sends the frame again.
+     */
     private void closeSocket() {
         if (socket == null) {
             return;
         }
         try {
+            if (reset) {
+                socket.setSoLinger(true, 0);
+            }
             socket.close();
         } catch (IOException ignored) {
             // closing anyway

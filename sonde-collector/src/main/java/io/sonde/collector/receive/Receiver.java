@@ -28,7 +28,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>For each connection and each agent the receiver reports the frame sequence numbers it got
  * ({@link StreamSummary}, {@link ReceiverStatus.AgentStatus}): a gap is a frame the agent sealed
- * and counted as written that never arrived here.
+ * and counted as written that never arrived here, or a frame it re-sent under a new number after
+ * reconnecting.
  *
  * <pre>{@code
  * Receiver r = Receiver.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
@@ -137,6 +138,7 @@ public final class Receiver implements AutoCloseable {
         refused.incrementAndGet();
         String peer = s.getInetAddress().getHostAddress() + ":" + s.getPort();
         try {
+            s.setSoLinger(true, 0); // a reset: the writer's first write fails instead of vanishing
             s.close();
         } catch (IOException ignored) {
             // closing anyway

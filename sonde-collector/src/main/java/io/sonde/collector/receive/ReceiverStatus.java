@@ -24,8 +24,9 @@ public record ReceiverStatus(int openConnections, long totalConnections, long fa
      * @param firstSequence lowest frame sequence number received (-1 if none); above 0 when earlier
      *     frames went elsewhere (an earlier receiver run) or were lost
      * @param lastSequence highest frame sequence number received (-1 if none)
-     * @param missingFrames sequence numbers between first and last that never arrived (frames
-     *     lost when a connection broke; sequence numbers are never reused, so this is exact)
+     * @param missingFrames sequence numbers between first and last that never arrived: frames lost
+     *     when a connection broke, and frames the writer re-sent under a new number after a
+     *     reconnect (it cannot know whether the first copy arrived; one per reconnect at most)
      * @param trailer true if the agent's TRAILER frame arrived (it closed cleanly)
      */
     public record AgentStatus(long connections, long frames, long bytes, long firstSequence, long lastSequence, long missingFrames,
@@ -36,7 +37,8 @@ public record ReceiverStatus(int openConnections, long totalConnections, long fa
             String s = connections + " connections, " + frames + " frames, " + bytes + " bytes, sequences " + firstSequence + ".." + lastSequence
                     + ", " + StreamSummary.gaps(missingFrames, 0) + ", " + (trailer ? "trailer received" : "no trailer");
             if (trailer && (missingFrames > 0 || firstSequence > 0)) {
-                s += " (its counts include records in frames this receiver never got)";
+                s += " (a gap is a frame lost in flight, or one the writer re-sent under a new number after reconnecting:"
+                        + " compare the trailer's written count with the records read)";
             }
             return s;
         }

@@ -6,7 +6,8 @@ import java.util.UUID;
  * What one connection delivered, as the receiver saw it. The receiver cannot know what the agent
  * believes it sent (a TCP write returns once the bytes are in the agent's kernel), so this is the
  * receiving side's account: gaps in the frame sequence numbers are frames the agent sealed but
- * the receiver never got, and a TRAILER whose counts include them does not make the stream whole.
+ * the receiver never got (or, one per reconnect at most, a frame the writer re-sent under a new
+ * number), and a TRAILER whose counts include lost frames does not make the stream whole.
  *
  * @param agentId null if the connection ended before its first frame
  * @param frames whole, checked frames stored

@@ -219,7 +219,8 @@ class ReceiverLimitsTest {
         ReceiverStatus.AgentStatus a = receiver.status().agents().get(agent);
         assertThat(a).isEqualTo(new ReceiverStatus.AgentStatus(2, 8, one.bytes() + two.bytes(), 0, 10, 3, true));
         assertThat(a.describe()).isEqualTo("2 connections, 8 frames, " + a.bytes() + " bytes, sequences 0..10, 3 frames missing (sequence gaps), "
-                + "trailer received (its counts include records in frames this receiver never got)");
+                + "trailer received (a gap is a frame lost in flight, or one the writer re-sent under a new number after reconnecting:"
+                + " compare the trailer's written count with the records read)");
     }
 
     @Test
