@@ -95,7 +95,8 @@ class ReceiveCommandTest {
             Path stored = out.resolve(GoldenScenarios.FULL_AGENT.toString()).resolve("sonde-" + GoldenScenarios.FULL_AGENT + "-000000.sonde");
             assertThat(lines).containsExactly(
                     "opened 127.0.0.1:" + goodPort,
-                    "closed 127.0.0.1:" + goodPort + ": agent " + GoldenScenarios.FULL_AGENT + ", 4 frames, " + (golden.length - 12) + " bytes -> " + stored,
+                    "closed 127.0.0.1:" + goodPort + ": agent " + GoldenScenarios.FULL_AGENT + ", 4 frames, " + (golden.length - 12)
+                            + " bytes, sequences 0..3, none missing, trailer received -> " + stored,
                     "opened 127.0.0.1:" + badPort,
                     "failed 127.0.0.1:" + badPort + " at offset 0: not a Sonde stream: bad magic byte 0x6e (expected 0x89)");
             assertThat(Files.readAllBytes(stored)).isEqualTo(golden);

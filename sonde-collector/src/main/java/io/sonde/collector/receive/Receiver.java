@@ -20,6 +20,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * archive). A connection sending anything else is logged with its peer address and the byte offset
  * in its stream, and closed; the others are unaffected.
  *
+ * <p>Everything a peer can make the receiver hold is bounded by {@link ReceiverLimits}: threads and
+ * sockets by max-connections, memory per connection by max-frame-bytes, folders by max-agents, and
+ * a silent connection by the idle timeout. A peer exceeding one is closed with a logged reason;
+ * the protocol has no channel back to the writer. There is no authentication: bind to loopback
+ * (the default) unless the network in front of the port is trusted.
+ *
+ * <p>For each connection and each agent the receiver reports the frame sequence numbers it got
+ * ({@link StreamSummary}, {@link ReceiverStatus.AgentStatus}): a gap is a frame the agent sealed
+ * and counted as written that never arrived here, or a frame it re-sent under a new number after
+ * reconnecting.
+ *
  * <pre>{@code
  * Receiver r = Receiver.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
  *                             new Archive(outDir), ReceiverListener.logging());
@@ -37,29 +48,38 @@ public final class Receiver implements AutoCloseable {
     private final ServerSocket server;
     private final FrameHandler handler;
     private final ReceiverListener listener;
+    private final ReceiverLimits limits;
     private final Thread acceptor;
     private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
     private final Map<UUID, AgentCounters> agents = new ConcurrentHashMap<>();
     private final AtomicLong total = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
+    private final AtomicLong refused = new AtomicLong();
     private volatile boolean stopping;
     private volatile long stopDeadline;
 
-    private Receiver(ServerSocket server, FrameHandler handler, ReceiverListener listener) {
+    private Receiver(ServerSocket server, FrameHandler handler, ReceiverListener listener, ReceiverLimits limits) {
         this.server = server;
         this.handler = handler;
         this.listener = listener;
+        this.limits = limits;
         this.acceptor = new Thread(this::acceptLoop, "sonde-receiver-accept-" + server.getLocalPort());
         this.acceptor.setDaemon(true);
     }
 
-    /** Binds to the loopback interface on the given port (0: any free port) and starts accepting. */
+    /** Binds to the loopback interface on the given port (0: any free port) and starts accepting, with default limits. */
     public static Receiver start(int port, FrameHandler handler, ReceiverListener listener) throws IOException {
         return start(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), handler, listener);
     }
 
-    /** Binds to the given address and starts accepting. */
+    /** Binds to the given address and starts accepting, with default limits. */
     public static Receiver start(InetSocketAddress bind, FrameHandler handler, ReceiverListener listener) throws IOException {
+        return start(bind, handler, listener, ReceiverLimits.defaults());
+    }
+
+    /** Binds to the given address and starts accepting, within the given limits. */
+    public static Receiver start(InetSocketAddress bind, FrameHandler handler, ReceiverListener listener, ReceiverLimits limits)
+            throws IOException {
         ServerSocket s = new ServerSocket();
         try {
             s.setReuseAddress(true);
@@ -68,7 +88,7 @@ public final class Receiver implements AutoCloseable {
             s.close();
             throw e;
         }
-        Receiver r = new Receiver(s, handler, listener);
+        Receiver r = new Receiver(s, handler, listener, limits);
         r.acceptor.start();
         return r;
     }
@@ -97,6 +117,11 @@ public final class Receiver implements AutoCloseable {
                 continue;
             }
             total.incrementAndGet();
+            // Only this thread adds connections, so the count cannot grow between check and add.
+            if (connections.size() >= limits.maxConnections()) {
+                refuse(s);
+                continue;
+            }
             Connection c = new Connection(this, s);
             connections.add(c);
             if (stopping) {
@@ -106,6 +131,19 @@ public final class Receiver implements AutoCloseable {
             }
             c.start();
         }
+    }
+
+    /** Closes a connection beyond max-connections at once, without reading from it. */
+    private void refuse(Socket s) {
+        refused.incrementAndGet();
+        String peer = s.getInetAddress().getHostAddress() + ":" + s.getPort();
+        try {
+            s.setSoLinger(true, 0); // a reset: the writer's first write fails instead of vanishing
+            s.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+        listener.refused(peer, "connection closed unread: " + limits.maxConnections() + " connections are being served (limit max-connections)");
     }
 
     /**
@@ -168,8 +206,24 @@ public final class Receiver implements AutoCloseable {
     /** Current counters. */
     public ReceiverStatus status() {
         Map<UUID, ReceiverStatus.AgentStatus> a = new TreeMap<>();
-        agents.forEach((id, c) -> a.put(id, new ReceiverStatus.AgentStatus(c.connections.get(), c.frames.get(), c.bytes.get())));
-        return new ReceiverStatus(connections.size(), total.get(), failed.get(), a);
+        agents.forEach((id, c) -> a.put(id, c.status()));
+        return new ReceiverStatus(connections.size(), total.get(), failed.get(), refused.get(), a);
+    }
+
+    /** The limits this receiver enforces. */
+    public ReceiverLimits limits() {
+        return limits;
+    }
+
+    /**
+     * Serves an in-memory stream through the same code as a socket's, on the caller's thread (for
+     * tests: volume fuzzing without a socket per input). Returns the connection for inspection.
+     */
+    Connection serve(java.io.InputStream stream, String peer) {
+        Connection c = new Connection(this, peer);
+        connections.add(c);
+        c.serve(stream);
+        return c;
     }
 
     // ---- used by connections
@@ -189,8 +243,20 @@ public final class Receiver implements AutoCloseable {
         return listener;
     }
 
-    AgentCounters agent(UUID id) {
-        return agents.computeIfAbsent(id, k -> new AgentCounters());
+    /** The counters of an agent, admitting it if max-agents allows; null if it is new and the limit is reached. */
+    AgentCounters admit(UUID id) {
+        AgentCounters c = agents.get(id);
+        if (c != null) {
+            return c;
+        }
+        synchronized (agents) {
+            c = agents.get(id);
+            if (c == null && agents.size() < limits.maxAgents()) {
+                c = new AgentCounters();
+                agents.put(id, c);
+            }
+            return c;
+        }
     }
 
     void ended(Connection c, boolean withError) {
@@ -208,10 +274,40 @@ public final class Receiver implements AutoCloseable {
         }
     }
 
-    /** Counters of one agent, updated by its connections. */
+    /**
+     * Counters of one agent, updated by its connections (several at once when a writer reconnects
+     * before the receiver noticed the old connection broke; sequence numbers are never reused, so
+     * the frames missing are those between the lowest and highest number that were not counted).
+     */
     static final class AgentCounters {
-        final AtomicLong connections = new AtomicLong();
-        final AtomicLong frames = new AtomicLong();
-        final AtomicLong bytes = new AtomicLong();
+        private long connections;
+        private long frames;
+        private long bytes;
+        private long firstSequence = -1;
+        private long lastSequence = -1;
+        private boolean trailer;
+
+        synchronized void connected() {
+            connections++;
+        }
+
+        synchronized void frame(long sequence, int length, boolean isTrailer) {
+            if (frames == 0) {
+                firstSequence = sequence;
+                lastSequence = sequence;
+            } else {
+                firstSequence = Math.min(firstSequence, sequence);
+                lastSequence = Math.max(lastSequence, sequence);
+            }
+            frames++;
+            bytes += length;
+            trailer |= isTrailer;
+        }
+
+        synchronized ReceiverStatus.AgentStatus status() {
+            long span = lastSequence - firstSequence + 1; // <= 0 only on overflow (absurd numbers from a bad writer)
+            long missing = frames == 0 ? 0 : Math.max(0, (span <= 0 ? Long.MAX_VALUE : span) - frames);
+            return new ReceiverStatus.AgentStatus(connections, frames, bytes, firstSequence, lastSequence, missing, trailer);
+        }
     }
 }

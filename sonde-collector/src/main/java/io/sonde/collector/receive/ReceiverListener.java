@@ -1,7 +1,5 @@
 package io.sonde.collector.receive;
 
-import java.util.UUID;
-
 /** Notified of connection events, from the connection threads. Implementations must be thread-safe. */
 public interface ReceiverListener {
     /** A writer connected. */
@@ -10,19 +8,27 @@ public interface ReceiverListener {
     /**
      * A connection ended without error (the writer closed it, or the receiver stopped).
      *
-     * @param agentId null if the connection ended before its first frame
-     * @param target where its frames went (null if none)
+     * @param stream what it delivered, with the gaps in its sequence numbers and whether the trailer came
      */
-    default void closed(String peer, UUID agentId, long frames, long bytes, String target) {}
+    default void closed(String peer, StreamSummary stream) {}
 
     /**
-     * A connection was closed because of bad input or an I/O error. Whole frames received before
-     * remain stored.
+     * A connection was closed because of bad input, an exceeded limit (frame size, agents, idle
+     * time) or an I/O error. Whole frames received before remain stored.
      *
      * @param offset byte offset in the connection's stream where the problem was found
-     * @param problem the problem in words
+     * @param problem the problem in words (naming the limit when one was exceeded)
+     * @param stream what it delivered before
      */
-    default void failed(String peer, long offset, String problem, UUID agentId, long frames, String target) {}
+    default void failed(String peer, long offset, String problem, StreamSummary stream) {}
+
+    /**
+     * A connection was closed as soon as it was accepted, because max-connections were being
+     * served; nothing of it was read.
+     *
+     * @param reason the limit, in words
+     */
+    default void refused(String peer, String reason) {}
 
     /** A listener that does nothing. */
     static ReceiverListener none() {
@@ -39,13 +45,20 @@ public interface ReceiverListener {
             }
 
             @Override
-            public void closed(String peer, UUID agentId, long frames, long bytes, String target) {
-                log.log(System.Logger.Level.INFO, "closed {0}: agent {1}, {2} frames, {3} bytes -> {4}", peer, agentId, frames, bytes, target);
+            public void closed(String peer, StreamSummary stream) {
+                log.log(stream.gapless() ? System.Logger.Level.INFO : System.Logger.Level.WARNING, "closed {0}: {1} -> {2}", peer,
+                        stream.describe(), stream.target());
             }
 
             @Override
-            public void failed(String peer, long offset, String problem, UUID agentId, long frames, String target) {
-                log.log(System.Logger.Level.WARNING, "failed {0}: offset {1}: {2} ({3} whole frames kept in {4})", peer, offset, problem, frames, target);
+            public void failed(String peer, long offset, String problem, StreamSummary stream) {
+                log.log(System.Logger.Level.WARNING, "failed {0}: offset {1}: {2} ({3}; whole frames kept in {4})", peer, offset, problem,
+                        stream.describe(), stream.target());
+            }
+
+            @Override
+            public void refused(String peer, String reason) {
+                log.log(System.Logger.Level.WARNING, "refused {0}: {1}", peer, reason);
             }
         };
     }

@@ -10,6 +10,7 @@ import io.sonde.api.internal.MonitorAccess;
 import io.sonde.collector.archive.Archive;
 import io.sonde.collector.receive.Receiver;
 import io.sonde.collector.receive.ReceiverListener;
+import io.sonde.collector.receive.StreamSummary;
 import io.sonde.collector.receive.ReceiverStatus;
 import io.sonde.format.Format;
 import io.sonde.format.read.ReadEnd;
@@ -61,12 +62,12 @@ class TcpPipelineRoundTripTest {
         List<String> failures = new ArrayList<>();
         Receiver receiver = Receiver.start(0, new Archive(out), new ReceiverListener() {
             @Override
-            public void closed(String peer, UUID agentId, long frames, long bytes, String target) {
+            public void closed(String peer, StreamSummary stream) {
                 closed.countDown();
             }
 
             @Override
-            public void failed(String peer, long offset, String problem, UUID agentId, long frames, String target) {
+            public void failed(String peer, long offset, String problem, StreamSummary stream) {
                 synchronized (failures) {
                     failures.add(peer + " offset " + offset + ": " + problem);
                 }

@@ -8,6 +8,7 @@ import io.sonde.api.internal.MonitorAccess;
 import io.sonde.collector.archive.Archive;
 import io.sonde.collector.receive.Receiver;
 import io.sonde.collector.receive.ReceiverListener;
+import io.sonde.collector.receive.StreamSummary;
 import io.sonde.core.config.SondeConfig;
 import io.sonde.format.Format;
 import io.sonde.format.read.ReadEnd;
@@ -97,7 +98,7 @@ class TcpReconnectTest {
             first.abort(); // killed mid-stream
             second = Receiver.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), new Archive(out), new ReceiverListener() {
                 @Override
-                public void closed(String peer, UUID agentId, long frames, long bytes, String target) {
+                public void closed(String peer, StreamSummary stream) {
                     closed.countDown();
                 }
             });

@@ -1,13 +1,16 @@
 package io.sonde.collector.receive;
 
 import java.util.List;
-import java.util.UUID;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 /** A listener recording every connection event as a line, with a way to wait for lines. */
 final class Events implements ReceiverListener {
     final List<String> lines = new CopyOnWriteArrayList<>();
+    /** The summary of each ended connection, by peer. */
+    final Map<String, StreamSummary> summaries = new ConcurrentHashMap<>();
 
     @Override
     public void opened(String peer) {
@@ -15,13 +18,20 @@ final class Events implements ReceiverListener {
     }
 
     @Override
-    public void closed(String peer, UUID agentId, long frames, long bytes, String target) {
-        add("closed " + peer + " agent " + agentId + " frames " + frames + " bytes " + bytes);
+    public void closed(String peer, StreamSummary s) {
+        summaries.put(peer, s); // before the line, which is what tests wait for
+        add("closed " + peer + " agent " + s.agentId() + " frames " + s.frames() + " bytes " + s.bytes());
     }
 
     @Override
-    public void failed(String peer, long offset, String problem, UUID agentId, long frames, String target) {
-        add("failed " + peer + " offset " + offset + ": " + problem + " [frames " + frames + "]");
+    public void failed(String peer, long offset, String problem, StreamSummary s) {
+        summaries.put(peer, s);
+        add("failed " + peer + " offset " + offset + ": " + problem + " [frames " + s.frames() + "]");
+    }
+
+    @Override
+    public void refused(String peer, String reason) {
+        add("refused " + peer + ": " + reason);
     }
 
     private synchronized void add(String line) {
@@ -29,18 +39,21 @@ final class Events implements ReceiverListener {
         notifyAll();
     }
 
-    /** Waits (bounded) until a line starting with prefix exists, and returns it. */
-    synchronized String await(String prefix) throws InterruptedException {
+    /** Waits (bounded) until a line starting with one of the prefixes exists, and returns it. */
+    synchronized String await(String... prefixes) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (true) {
             for (String l : lines) {
-                if (l.startsWith(prefix)) {
-                    return l;
+                for (String prefix : prefixes) {
+                    if (l.startsWith(prefix)) {
+                        return l;
+                    }
                 }
             }
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                throw new AssertionError("no event starting with '" + prefix + "' within 20 s; events: " + lines);
+                List<String> last = lines.subList(Math.max(0, lines.size() - 20), lines.size());
+                throw new AssertionError("no event starting with " + java.util.Arrays.toString(prefixes) + " within 20 s; last events: " + last);
             }
             wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
         }

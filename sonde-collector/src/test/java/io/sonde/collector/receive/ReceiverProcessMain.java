@@ -2,7 +2,6 @@ package io.sonde.collector.receive;
 
 import io.sonde.collector.archive.Archive;
 import java.nio.file.Path;
-import java.util.UUID;
 
 /** A receiver in its own JVM, for the kill test: prints "port N", then serves until killed. */
 public final class ReceiverProcessMain {
@@ -11,7 +10,7 @@ public final class ReceiverProcessMain {
     public static void main(String[] args) throws Exception {
         Receiver r = Receiver.start(0, new Archive(Path.of(args[0])), new ReceiverListener() {
             @Override
-            public void failed(String peer, long offset, String problem, UUID agentId, long frames, String target) {
+            public void failed(String peer, long offset, String problem, StreamSummary stream) {
                 System.out.println("failed " + peer + " offset " + offset + ": " + problem);
             }
         });

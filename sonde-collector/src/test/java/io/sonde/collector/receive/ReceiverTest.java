@@ -52,13 +52,11 @@ class ReceiverTest {
     }
 
     private Socket connect() throws IOException {
-        Socket s = new Socket(InetAddress.getLoopbackAddress(), receiver.port());
-        s.setTcpNoDelay(true);
-        return s;
+        return Peers.connect(receiver);
     }
 
     private static String peer(Socket s) {
-        return "127.0.0.1:" + s.getLocalPort();
+        return Peers.name(s);
     }
 
     /** Sends bytes [from, to) in random chunks. */

@@ -14,7 +14,8 @@ import java.util.zip.CRC32C;
  *
  * <p>One reusable buffer holds the current frame. It grows only as bytes actually arrive (at most
  * doubling), so a corrupt length field cannot make it allocate more than twice what the input
- * really holds, and never more than {@link Format#MAX_FRAME_BYTES}.
+ * really holds, and never more than the frame limit ({@link Format#MAX_FRAME_BYTES}, or a smaller
+ * limit the caller sets, e.g. a receiver bounding each connection's memory).
  *
  * <p>Reads are resumable: if the underlying stream throws an {@link java.io.InterruptedIOException}
  * (a socket read timeout), the bytes read so far are kept and the next call continues the same
@@ -26,7 +27,9 @@ public final class FrameInput implements Closeable {
     private final InputStream in;
     private final String source;
     private final FrameHeader header;
-    private byte[] buf = new byte[INITIAL_BUFFER];
+    /** Largest frame accepted; a longer declared length is rejected before any of its bytes are read. */
+    private final int maxFrameBytes;
+    private byte[] buf;
     /** Bytes of the current unit (stream header or frame) held in buf. */
     private int filled;
     /** Absolute offset of the current unit's first byte. */
@@ -45,9 +48,26 @@ public final class FrameInput implements Closeable {
      * @param source what to call the input in error messages (a path, or ip:port of a peer)
      */
     public FrameInput(InputStream in, String source) {
+        this(in, source, Format.MAX_FRAME_BYTES);
+    }
+
+    /**
+     * @param in the stream, positioned at the stream header
+     * @param source what to call the input in error messages (a path, or ip:port of a peer)
+     * @param maxFrameBytes the largest frame accepted, between {@link Format#FRAME_FIXED_HEADER_BYTES}
+     *     and {@link Format#MAX_FRAME_BYTES}; a frame declaring more is a {@link FormatProblem#BAD_FRAME_LENGTH}
+     *     and the buffer never grows beyond this
+     */
+    public FrameInput(InputStream in, String source, int maxFrameBytes) {
+        if (maxFrameBytes < Format.FRAME_FIXED_HEADER_BYTES || maxFrameBytes > Format.MAX_FRAME_BYTES) {
+            throw new IllegalArgumentException("maxFrameBytes " + maxFrameBytes + " outside [" + Format.FRAME_FIXED_HEADER_BYTES + ", "
+                    + Format.MAX_FRAME_BYTES + "]");
+        }
         this.in = in;
         this.source = source;
         this.header = new FrameHeader();
+        this.maxFrameBytes = maxFrameBytes;
+        this.buf = new byte[Math.min(INITIAL_BUFFER, maxFrameBytes)];
     }
 
     /**
@@ -118,9 +138,12 @@ public final class FrameInput implements Closeable {
                 return endOfInput();
             }
             long length = LittleEndian.u32(buf, Format.FRAME_OFF_LENGTH);
-            if (length < Format.FRAME_FIXED_HEADER_BYTES || length > Format.MAX_FRAME_BYTES) {
+            if (length < Format.FRAME_FIXED_HEADER_BYTES || length > maxFrameBytes) {
                 throw error(unitStart + Format.FRAME_OFF_LENGTH, FormatProblem.BAD_FRAME_LENGTH,
-                        "frame length " + length + " out of range [" + Format.FRAME_FIXED_HEADER_BYTES + ", " + Format.MAX_FRAME_BYTES + "]");
+                        "frame length " + length + " out of range [" + Format.FRAME_FIXED_HEADER_BYTES + ", " + maxFrameBytes + "]"
+                                + (maxFrameBytes < Format.MAX_FRAME_BYTES && length <= Format.MAX_FRAME_BYTES
+                                        ? " (this input's limit; the format allows up to " + Format.MAX_FRAME_BYTES + ")"
+                                        : ""));
             }
             frameLength = (int) length;
         }

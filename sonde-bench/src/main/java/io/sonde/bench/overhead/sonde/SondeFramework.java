@@ -11,11 +11,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import io.sonde.collector.archive.Archive;
 import io.sonde.collector.receive.Receiver;
 import io.sonde.collector.receive.ReceiverListener;
+import io.sonde.collector.receive.StreamSummary;
 
 /**
  * Sonde's own agent ({@code sonde-agent.jar}), instrumenting the benchmarked method. The jar is
@@ -199,7 +199,7 @@ public final class SondeFramework implements Framework {
                 List<String> failures = new CopyOnWriteArrayList<>();
                 Receiver receiver = Receiver.start(0, new Archive(dir), new ReceiverListener() {
                     @Override
-                    public void failed(String peer, long offset, String problem, UUID agentId, long frames, String target) {
+                    public void failed(String peer, long offset, String problem, StreamSummary stream) {
                         failures.add(peer + " at byte " + offset + ": " + problem);
                     }
                 });
