@@ -37,5 +37,23 @@ public enum FormatProblem {
     /** A segment named by SEGMENT_END is missing, or segments follow a TRAILER. */
     BAD_SEGMENTS,
     /** A path that holds no stream, or several agents where one was expected. */
-    NO_STREAM
+    NO_STREAM,
+    /** Frame sequence numbers jump: frames are missing (or a frame was re-sent under a new number). */
+    SEQUENCE_GAP,
+    /** A frame repeating the previous frame's sequence number and bytes; the copy is skipped. */
+    DUPLICATE_FRAME,
+    /** A frame whose sequence number is not above the previous frame's (out of order, or reused). */
+    REORDERED_FRAME,
+    /** The trailer's count of data records written differs from the data records read. */
+    TRAILER_MISMATCH;
+
+    /**
+     * True if records may be missing, or out of order, at the point where this problem was met,
+     * so that a consumer must not join records across it (e.g. a call tree spanning it is broken).
+     * False only for problems that lose nothing at their place: a skipped duplicate frame, and the
+     * trailer's count check at the end of the stream.
+     */
+    public boolean breaksContinuity() {
+        return this != DUPLICATE_FRAME && this != TRAILER_MISMATCH;
+    }
 }

@@ -4,6 +4,7 @@ import io.sonde.format.Format;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
 import java.util.zip.CRC32C;
 
 /**
@@ -42,6 +43,10 @@ public final class FrameInput implements Closeable {
     /** True while buf holds a complete, verified frame (until the next call). */
     private boolean frameReady;
     private final CRC32C crc = new CRC32C();
+    /** True when {@link #skipToNextFrame()} left a verified frame at buf[0] for the next call. */
+    private boolean verifiedAhead;
+    /** The problem found by the last {@link #examine()} that returned BAD. */
+    private FormatException problem;
 
     /**
      * @param in the stream, positioned at the stream header
@@ -113,33 +118,135 @@ public final class FrameInput implements Closeable {
     /**
      * Reads the next whole frame and checks it. Returns false at a clean end of input (exactly at a
      * frame boundary). Throws {@link FormatException} for a bad frame or an input that ends inside
-     * a frame; the offset is then the absolute offset of the problem.
+     * a frame; the offset is then the absolute offset of the problem. After such an exception the
+     * caller may stop, or call {@link #skipToNextFrame()} and go on.
      */
     public boolean nextFrame() throws IOException {
         if (!streamHeaderRead) {
             throw new IllegalStateException("read the stream header first");
         }
         if (frameReady) {
-            unitStart += frameLength;
-            filled = 0;
+            consume(frameLength);
             frameLength = -1;
             frameReady = false;
         }
+        if (verifiedAhead) {
+            // skipToNextFrame() found and checked this frame already
+            verifiedAhead = false;
+            return ready();
+        }
+        int outcome = examine();
+        if (outcome == END) {
+            return endOfInput();
+        }
+        if (outcome == BAD) {
+            throw problem;
+        }
+        return ready();
+    }
+
+    private boolean ready() {
+        frameReady = true;
+        header.bind(buf, frameLength, unitStart);
+        return true;
+    }
+
+    /**
+     * Resynchronises after {@link #nextFrame()} threw for a damaged frame: scans forward from the
+     * byte after the damaged frame's start for the next offset where a whole valid frame begins
+     * (frame magic, length in range, consistent header, known type, matching CRC-32C), which the
+     * next {@link #nextFrame()} then returns. If there is none, the rest of the input is skipped and
+     * the next {@link #nextFrame()} returns false. A false frame magic in a payload is rejected by
+     * the same checks, so a frame is only accepted when its CRC matches.
+     *
+     * <p>Memory stays bounded as in {@link #nextFrame()}: the buffer holds at most one candidate
+     * frame (at most the frame limit) plus what one read returns. Not resumable after a read
+     * timeout (files only; the receiver closes a damaged connection instead).
+     *
+     * @return the absolute offset of the next valid frame, or of the end of the input
+     */
+    public long skipToNextFrame() throws IOException {
+        if (!streamHeaderRead || frameReady || verifiedAhead) {
+            throw new IllegalStateException("skipToNextFrame() follows a failed nextFrame()");
+        }
+        int from = 1;
+        while (true) {
+            frameLength = -1;
+            int at = indexOfFrameMagic(from);
+            if (at < 0) {
+                // keep the last 3 bytes: a magic may straddle this read and the next
+                consume(Math.max(Math.min(from, filled), filled - 3));
+                if (!readMore()) {
+                    consume(filled);
+                    return unitStart;
+                }
+                from = 0;
+                continue;
+            }
+            consume(at);
+            if (examine() == OK) {
+                verifiedAhead = true;
+                return unitStart;
+            }
+            from = 1;
+        }
+    }
+
+    /** Index of the first frame magic in buf[from, filled), or -1. */
+    private int indexOfFrameMagic(int from) {
+        for (int i = from; i + 4 <= filled; i++) {
+            if (LittleEndian.i32(buf, i) == Format.FRAME_MAGIC) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Reads whatever the input gives next into the buffer (at least one byte); false at its end. */
+    private boolean readMore() throws IOException {
+        if (filled == buf.length) {
+            buf = Arrays.copyOf(buf, (int) Math.min(maxFrameBytes + 3L, 2L * buf.length));
+        }
+        int n = in.read(buf, filled, buf.length - filled);
+        if (n < 0) {
+            return false;
+        }
+        filled += n;
+        return true;
+    }
+
+    /** Drops the first n bytes of the buffer (a frame returned, or bytes skipped); keeps any read beyond. */
+    private void consume(int n) {
+        if (n < filled) {
+            System.arraycopy(buf, n, buf, 0, filled - n);
+        }
+        filled -= n;
+        unitStart += n;
+    }
+
+    private static final int OK = 0;
+    private static final int END = 1;
+    private static final int BAD = 2;
+
+    /**
+     * Checks the frame starting at buf[0], reading its bytes as needed: OK if it is whole and valid
+     * (frameLength is then its length), END if the input ended first, BAD with {@link #problem} set.
+     */
+    private int examine() throws IOException {
         if (frameLength < 0) {
             if (!fill(4)) {
-                return endOfInput();
+                return END;
             }
             int magic = LittleEndian.i32(buf, Format.FRAME_OFF_MAGIC);
             if (magic != Format.FRAME_MAGIC) {
-                throw error(unitStart, FormatProblem.BAD_FRAME_MAGIC,
-                        "expected a frame (magic 'SNDF'), found bytes " + hexBytes(buf, 0, 4));
+                return bad(unitStart, FormatProblem.BAD_FRAME_MAGIC, "expected a frame (magic 'SNDF'), found bytes " + hexBytes(buf, 0, 4));
             }
             if (!fill(Format.FRAME_OFF_TYPE)) {
-                return endOfInput();
+                return END;
             }
             long length = LittleEndian.u32(buf, Format.FRAME_OFF_LENGTH);
             if (length < Format.FRAME_FIXED_HEADER_BYTES || length > maxFrameBytes) {
-                throw error(unitStart + Format.FRAME_OFF_LENGTH, FormatProblem.BAD_FRAME_LENGTH,
+                return bad(unitStart + Format.FRAME_OFF_LENGTH, FormatProblem.BAD_FRAME_LENGTH,
                         "frame length " + length + " out of range [" + Format.FRAME_FIXED_HEADER_BYTES + ", " + maxFrameBytes + "]"
                                 + (maxFrameBytes < Format.MAX_FRAME_BYTES && length <= Format.MAX_FRAME_BYTES
                                         ? " (this input's limit; the format allows up to " + Format.MAX_FRAME_BYTES + ")"
@@ -148,14 +255,14 @@ public final class FrameInput implements Closeable {
             frameLength = (int) length;
         }
         if (!fill(frameLength)) {
-            return endOfInput();
+            return END;
         }
         int stored = LittleEndian.i32(buf, Format.FRAME_OFF_CRC);
         crc.reset();
         crc.update(buf, Format.FRAME_OFF_TYPE, frameLength - Format.FRAME_OFF_TYPE);
         int computed = (int) crc.getValue();
         if (stored != computed) {
-            throw error(unitStart, FormatProblem.CRC_MISMATCH,
+            return bad(unitStart, FormatProblem.CRC_MISMATCH,
                     "CRC mismatch in frame of " + frameLength + " bytes (stored 0x" + Integer.toHexString(stored)
                             + ", computed 0x" + Integer.toHexString(computed) + ")");
         }
@@ -164,19 +271,22 @@ public final class FrameInput implements Closeable {
         int headerLength = LittleEndian.u16(buf, Format.FRAME_OFF_HEADER_LENGTH);
         int hostLength = LittleEndian.u16(buf, Format.FRAME_OFF_HOST_LENGTH);
         if (Format.FRAME_FIXED_HEADER_BYTES + hostLength > headerLength || headerLength > frameLength) {
-            throw error(unitStart + Format.FRAME_OFF_HEADER_LENGTH, FormatProblem.BAD_FRAME_HEADER,
+            return bad(unitStart + Format.FRAME_OFF_HEADER_LENGTH, FormatProblem.BAD_FRAME_HEADER,
                     "frame header length " + headerLength + " inconsistent with host name length " + hostLength
                             + " and frame length " + frameLength);
         }
         int type = buf[Format.FRAME_OFF_TYPE];
         boolean known = type == Format.FRAME_DATA || type == Format.FRAME_TRAILER || type == Format.FRAME_SEGMENT_END;
         if (!known && minor <= Format.MINOR_VERSION) {
-            throw error(unitStart + Format.FRAME_OFF_TYPE, FormatProblem.UNKNOWN_FRAME_TYPE,
+            return bad(unitStart + Format.FRAME_OFF_TYPE, FormatProblem.UNKNOWN_FRAME_TYPE,
                     "unknown frame type " + (type & 0xFF) + " in a version " + major + "." + minor + " stream");
         }
-        frameReady = true;
-        header.bind(buf, frameLength, unitStart);
-        return true;
+        return OK;
+    }
+
+    private int bad(long offset, FormatProblem kind, String detail) {
+        problem = error(offset, kind, detail);
+        return BAD;
     }
 
     /** Clean end only at a frame boundary; inside a frame it is truncation. */

@@ -43,6 +43,11 @@ public final class RecordCursor implements RecordView {
     private long blockThread;
     private int blockEnd = -1;
 
+    /** Where problems go in recovery mode; null: they are thrown. */
+    private ProblemHandler problems;
+    /** In a record being decoded: the offset just past it once its size is known (a bad one can be skipped), else -1. */
+    private int resumeAt = -1;
+
     // ---- the current record
     private int rec = -1;
     private byte recType;
@@ -107,33 +112,70 @@ public final class RecordCursor implements RecordView {
     /**
      * Moves to the next record of the frame. Returns false at the end of the frame.
      *
-     * @throws FormatException at a corrupt block or record; the frame's later records are then skipped
+     * @throws FormatException at a corrupt block or record; the frame's later records are then
+     *     skipped (in recovery mode the problem goes to the handler instead, see {@link #recover})
      */
     public boolean next() throws FormatException {
-        try {
-            while (true) {
-                if (blockEnd >= 0) {
-                    if (pos < blockEnd) {
-                        if (decode()) {
-                            return true;
-                        }
-                        continue;
-                    }
-                    blockEnd = -1;
+        while (true) {
+            try {
+                return advance();
+            } catch (FormatException e) {
+                if (problems == null) {
+                    clear();
+                    throw e;
                 }
-                if (frameEnd >= 0 && pos < frameEnd) {
-                    startBlock();
+                problems.problem(new FormatException(e.source(), e.offset(), e.problem(), e.detail() + "; " + skipAfterError()));
+            }
+        }
+    }
+
+    /**
+     * Recovery mode: a bad record is skipped (when its size is known: an undefined id, a bad
+     * boolean, a conflicting or reserved definition), else the rest of its block, or the rest of
+     * the frame for a bad block header; each problem goes to {@code handler} and {@link #next()}
+     * goes on. Returns this cursor.
+     */
+    public RecordCursor recover(ProblemHandler handler) {
+        this.problems = handler;
+        return this;
+    }
+
+    /** Positions the cursor after the record or block that failed; returns what was skipped, in words. */
+    private String skipAfterError() {
+        rec = -1;
+        if (blockEnd < 0) {
+            int skipped = Math.max(0, frameEnd - pos);
+            frameEnd = -1;
+            return "the rest of the frame (" + skipped + " bytes) skipped";
+        }
+        if (resumeAt >= 0) {
+            pos = resumeAt;
+            resumeAt = -1;
+            return "the record skipped";
+        }
+        int skipped = blockEnd - pos;
+        pos = blockEnd;
+        return "the rest of the block of thread " + blockThread + " (" + skipped + " bytes) skipped";
+    }
+
+    private boolean advance() throws FormatException {
+        while (true) {
+            if (blockEnd >= 0) {
+                if (pos < blockEnd) {
+                    if (decode()) {
+                        return true;
+                    }
                     continue;
                 }
-                frameEnd = -1;
-                rec = -1;
-                return false;
+                blockEnd = -1;
             }
-        } catch (FormatException e) {
+            if (frameEnd >= 0 && pos < frameEnd) {
+                startBlock();
+                continue;
+            }
             frameEnd = -1;
-            blockEnd = -1;
             rec = -1;
-            throw e;
+            return false;
         }
     }
 
@@ -163,6 +205,7 @@ public final class RecordCursor implements RecordView {
     /** Decodes and checks the record at pos; returns true if it is to be delivered. */
     private boolean decode() throws FormatException {
         int p = pos;
+        resumeAt = -1;
         byte type = b[p + RecordLayout.TYPE];
         int left = blockEnd - p;
         if (blockThread == Format.REGISTRY_THREAD_ID) {
@@ -185,6 +228,7 @@ public final class RecordCursor implements RecordView {
             throw error(p, FormatProblem.UNKNOWN_RECORD_TYPE, "unknown record type 0x" + hex(type) + " in the block of thread " + blockThread);
         }
         need(p, type, size, left);
+        resumeAt = p + size;
         switch (type) {
             case Format.ENTER:
             case Format.EXIT:
@@ -214,6 +258,7 @@ public final class RecordCursor implements RecordView {
                 break; // TRACE_START, GAP: no ids
         }
         pos = p + size;
+        resumeAt = -1;
         rec = p;
         recType = type;
         recEventType = et;
@@ -254,6 +299,7 @@ public final class RecordCursor implements RecordView {
                 q = p + ThreadDef.NAME;
                 String name = str(q, p, type);
                 q = afterStr(q);
+                resumeAt = q;
                 if (id == Format.REGISTRY_THREAD_ID) {
                     throw error(p + ThreadDef.THREAD_ID, FormatProblem.BAD_VALUE, "THREAD_DEF for thread id 0, which is reserved for the registry");
                 }
@@ -296,9 +342,11 @@ public final class RecordCursor implements RecordView {
                                 + hex(type) + " in the registry block");
         }
         if (conflict != null) {
+            resumeAt = q;
             throw error(p, FormatProblem.CONFLICTING_DEFINITION, conflict);
         }
         pos = q;
+        resumeAt = -1;
     }
 
     /** A str field at q (u16 length + UTF-8) that must lie inside the block of the record at p. */

@@ -1,5 +1,6 @@
 package io.sonde.format.read;
 
+import io.sonde.format.Format;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -39,6 +40,9 @@ public final class SondeReader implements Closeable, RecordView {
     private final FrameStream frames;
     private final RecordCursor records = new RecordCursor();
     private long delivered;
+    private long dataRecords;
+    private ProblemHandler problems;
+    private long problemCount;
     private ReadEnd end;
 
     SondeReader(AgentLog log) {
@@ -84,6 +88,31 @@ public final class SondeReader implements Closeable, RecordView {
     }
 
     /**
+     * Reads past damage instead of stopping at it (recovery mode). Each problem goes to
+     * {@code handler} at the moment it is met, before the next record is delivered, and reading
+     * goes on: after a damaged frame (bad magic, length, CRC, header, or an input ending inside
+     * it) at the next offset where a whole frame with a matching CRC starts, the skipped byte range
+     * being named in the problem; after a bad block or record at the next record, block or frame
+     * (a record using an undefined id, e.g. after a lost registry frame, is skipped alone); after a
+     * bad stream header at the next segment. The registry keeps the definitions read so far.
+     * Recovery mode also checks the frame sequence (gaps, duplicates, which are skipped, and
+     * frames out of order) and, at the end, the trailer's count of data records written against
+     * the data records read. {@link #next()} then throws only when the file system fails.
+     *
+     * @return this reader
+     */
+    public SondeReader recover(ProblemHandler handler) {
+        ProblemHandler counting = p -> {
+            problemCount++;
+            handler.problem(p);
+        };
+        this.problems = counting;
+        frames.recover(counting);
+        records.recover(counting);
+        return this;
+    }
+
+    /**
      * Moves to the next record. Returns false when the stream has ended (see {@link #end()}).
      *
      * @throws FormatException at corrupt input; every record before it has been delivered, and
@@ -97,11 +126,15 @@ public final class SondeReader implements Closeable, RecordView {
             while (!records.next()) {
                 if (!frames.nextDataFrame()) {
                     end = frames.end();
+                    checkTrailer();
                     return false;
                 }
                 records.start(frames.frame(), frames.source());
             }
             delivered++;
+            if (Format.isDataRecord(records.type())) {
+                dataRecords++;
+            }
             return true;
         } catch (FormatException e) {
             end = new ReadEnd(ReadEnd.Kind.ERROR, e.source(), e.offset(), e.getMessage(), e);
@@ -112,6 +145,20 @@ public final class SondeReader implements Closeable, RecordView {
             stop();
             throw e;
         }
+    }
+
+    /** Recovery mode: the trailer's count of data records written must be the count read. */
+    private void checkTrailer() {
+        Trailer t = frames.trailer();
+        if (problems == null || t == null || t.written() == dataRecords) {
+            return;
+        }
+        long written = t.written();
+        String difference = Long.compareUnsigned(written, dataRecords) > 0
+                ? (written - dataRecords) + " missing or unreadable"
+                : (dataRecords - written) + " more read than written";
+        problems.problem(new FormatException(end.source(), frames.trailerOffset(), FormatProblem.TRAILER_MISMATCH,
+                "trailer says " + Long.toUnsignedString(written) + " records written, " + dataRecords + " read: " + difference));
     }
 
     private void stop() {
@@ -316,6 +363,16 @@ public final class SondeReader implements Closeable, RecordView {
      */
     public long missingFrames() {
         return frames.missingFrames();
+    }
+
+    /** Data records (ENTER ... EVENT, types 0x01..0x07) delivered so far. */
+    public long dataRecordsRead() {
+        return dataRecords;
+    }
+
+    /** Problems read past so far (recovery mode; 0 otherwise). */
+    public long problemCount() {
+        return problemCount;
     }
 
     /** Number of records delivered so far. */
