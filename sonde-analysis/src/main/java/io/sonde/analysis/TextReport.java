@@ -34,6 +34,10 @@ public final class TextReport {
                     + "unmatched exit(s); %d record(s) skipped until the next trace start; %d execution(s) still open at the end%n",
                     c.gaps, c.droppedRecords, c.discardedOpenExecutions, c.mismatchedExits, c.unmatchedExits, c.skippedUnsynchronised, c.openAtEnd);
         }
+        if (c.brokenTraces > 0) {
+            out.printf(Locale.ROOT, "Broken: %d trace(s) open at a hole in the input (damaged or missing records), closed as broken "
+                    + "with %d execution(s) of unknown time%n", c.brokenTraces, c.brokenExecutions);
+        }
         if (c.trailers > 0 && c.trailerProduced != c.trailerWritten) {
             out.printf(Locale.ROOT, "Agents report %d record(s) produced but only %d written (drops)%n", c.trailerProduced, c.trailerWritten);
         }

@@ -120,6 +120,8 @@ public final class JsonReport {
         g.writeNumberField("mismatchedExits", c.mismatchedExits);
         g.writeNumberField("unmatchedExits", c.unmatchedExits);
         g.writeNumberField("skippedUnsynchronised", c.skippedUnsynchronised);
+        g.writeNumberField("brokenTraces", c.brokenTraces);
+        g.writeNumberField("brokenExecutions", c.brokenExecutions);
         g.writeNumberField("openAtEnd", c.openAtEnd);
         g.writeNumberField("filteredThreadRecords", c.filteredThreadRecords);
         g.writeNumberField("trailers", c.trailers);
@@ -197,6 +199,7 @@ public final class JsonReport {
         g.writeNumberField("parentTraceId", t.parentTraceId());
         g.writeNumberField("parentOrderIndex", t.parentOrderIndex());
         g.writeBooleanField("truncated", t.truncated());
+        g.writeBooleanField("broken", t.broken());
         g.writeArrayFieldStart("nodes");
         for (TreeNode n : t.nodes()) {
             g.writeStartObject();
@@ -204,8 +207,8 @@ public final class JsonReport {
             g.writeNumberField("depth", n.depth());
             g.writeNumberField("order", n.orderIndex());
             g.writeNumberField("startEpochNanos", n.startWallNanos());
-            g.writeNumberField("wallInclusiveNanos", n.wallInclusive());
-            g.writeNumberField("wallExclusiveNanos", n.wallExclusive());
+            nullableLong(g, "wallInclusiveNanos", n.wallInclusive() == Execution.UNKNOWN ? null : n.wallInclusive());
+            nullableLong(g, "wallExclusiveNanos", n.wallExclusive() == Execution.UNKNOWN ? null : n.wallExclusive());
             nullableLong(g, "cpuInclusiveNanos", n.cpuInclusive() == Execution.UNKNOWN ? null : n.cpuInclusive());
             nullableLong(g, "cpuExclusiveNanos", n.cpuExclusive() == Execution.UNKNOWN ? null : n.cpuExclusive());
             g.writeStringField("exception", n.exception());

@@ -27,6 +27,8 @@ import java.util.UUID;
 public final class LogSource implements RecordSource {
     /** Progress is reported every this many records. */
     private static final int PROGRESS_EVERY = 1 << 16;
+    /** Problems listed per log; beyond, they are counted (a log whose definitions were lost may have one per record). */
+    static final int MAX_PROBLEMS_PER_LOG = 1000;
 
     private final List<AgentLog> logs = new ArrayList<>();
     private final List<String> names = new ArrayList<>();
@@ -88,8 +90,9 @@ public final class LogSource implements RecordSource {
         for (AgentLog log : logs) {
             long logBytes = 0;
             for (Path seg : log.segments()) logBytes += size(seg);
-            try (SondeReader r = log.open().includeDefinitions(true)) {
-                readOne(r, h, agentIndex, progress, doneBytes);
+            LogReading reading = new LogReading(h, agentIndex, problems);
+            try (SondeReader r = log.open().includeDefinitions(true).recover(reading::problem)) {
+                reading.read(r, progress, doneBytes);
                 ReadEnd end = r.end();
                 if (end != null && end.kind() == ReadEnd.Kind.INCOMPLETE) {
                     problems.add(InputProblem.notice(end.source(), end.offset(),
@@ -102,39 +105,78 @@ public final class LogSource implements RecordSource {
             } catch (UncheckedIOException e) {
                 throw e;
             }
+            reading.finish();
             doneBytes += logBytes;
             progress.progress(doneBytes, totalBytes);
         }
         return problems;
     }
 
-    private void readOne(SondeReader r, RecordHandler h, Map<UUID, Integer> agentIndex, ProgressListener progress, long doneBefore)
-            throws IOException {
-        int agent = -1;
-        long frames = -1;
-        String source = null;
-        long sourceBase = doneBefore;
-        long count = 0;
-        while (r.next()) {
-            if (r.framesRead() != frames) {
-                frames = r.framesRead();
-                FrameHeader f = r.frame();
-                if (agent < 0) {
-                    UUID id = f.agentId();
-                    Integer known = agentIndex.get(id);
-                    if (known == null) {
-                        known = agentIndex.size();
-                        agentIndex.put(id, known);
-                        h.onAgent(new AgentInfo(known, id, f.host(), f.pid()));
-                    }
-                    agent = known;
-                }
-                h.onFrame(agent, f.wallNanos(), f.monoNanos());
-                if (!r.source().equals(source)) {
-                    if (source != null) sourceBase += size(Path.of(source));
-                    source = r.source();
-                }
+    /**
+     * The reading of one agent's log. The reader runs in recovery mode: it reads past damage and
+     * hands each problem over at the point where it met it, so that the call trees spanning that
+     * point are closed as broken ({@link RecordHandler#onHole}) before the records after it arrive.
+     */
+    private final class LogReading {
+        private final RecordHandler h;
+        private final Map<UUID, Integer> agentIndex;
+        private final List<InputProblem> problems;
+        private int agent = -1;
+        private long problemCount;
+
+        LogReading(RecordHandler h, Map<UUID, Integer> agentIndex, List<InputProblem> problems) {
+            this.h = h;
+            this.agentIndex = agentIndex;
+            this.problems = problems;
+        }
+
+        void problem(FormatException p) {
+            if (++problemCount <= MAX_PROBLEMS_PER_LOG) problems.add(InputProblem.error(p.source(), p.offset(), p.detail()));
+            if (p.problem().breaksContinuity() && agent >= 0) h.onHole(agent);
+        }
+
+        /** Lists how many problems were left out, if any (a log whose definitions were lost may have one per record). */
+        void finish() {
+            if (problemCount > MAX_PROBLEMS_PER_LOG) {
+                InputProblem last = problems.get(problems.size() - 1);
+                problems.add(InputProblem.error(last.source(), -1, (problemCount - MAX_PROBLEMS_PER_LOG) + " more problems in this log not listed ("
+                        + problemCount + " in all)"));
             }
+        }
+
+        void read(SondeReader r, ProgressListener progress, long doneBefore) throws IOException {
+            long frames = -1;
+            String source = null;
+            long sourceBase = doneBefore;
+            long count = 0;
+            while (r.next()) {
+                if (r.framesRead() != frames) {
+                    frames = r.framesRead();
+                    FrameHeader f = r.frame();
+                    if (agent < 0) {
+                        UUID id = f.agentId();
+                        Integer known = agentIndex.get(id);
+                        if (known == null) {
+                            known = agentIndex.size();
+                            agentIndex.put(id, known);
+                            h.onAgent(new AgentInfo(known, id, f.host(), f.pid()));
+                        }
+                        agent = known;
+                    }
+                    h.onFrame(agent, f.wallNanos(), f.monoNanos());
+                    if (!r.source().equals(source)) {
+                        if (source != null) sourceBase += size(Path.of(source));
+                        source = r.source();
+                    }
+                }
+                deliver(r);
+                if (++count % PROGRESS_EVERY == 0) progress.progress(sourceBase + r.recordOffset(), totalBytes);
+            }
+            Trailer t = r.trailer();
+            if (t != null && agent >= 0) h.onTrailer(agent, t.produced(), t.written());
+        }
+
+        private void deliver(SondeReader r) {
             switch (r.type()) {
                 case Format.ENTER:
                 case Format.ENTER_CPU:
@@ -168,10 +210,7 @@ public final class LogSource implements RecordSource {
                 default:
                     break; // EVENT_DEF: events are only counted
             }
-            if (++count % PROGRESS_EVERY == 0) progress.progress(sourceBase + r.recordOffset(), totalBytes);
         }
-        Trailer t = r.trailer();
-        if (t != null && agent >= 0) h.onTrailer(agent, t.produced(), t.written());
     }
 
     private static long size(Path p) {

@@ -46,6 +46,13 @@ public interface RecordHandler {
     /** The thread dropped {@code droppedRecords} data records just before this point. */
     default void onGap(int agent, long threadId, long droppedRecords) {}
 
+    /**
+     * Records of this agent may be missing at this point (damaged input was skipped, frames are
+     * missing or out of order): nothing may be joined across it, so every call tree open at this
+     * point is broken.
+     */
+    default void onHole(int agent) {}
+
     /** A trailer frame: the agent's own count of produced and written data records. */
     default void onTrailer(int agent, long produced, long written) {}
 }

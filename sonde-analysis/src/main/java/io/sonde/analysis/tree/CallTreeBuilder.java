@@ -254,7 +254,7 @@ public final class CallTreeBuilder implements RecordHandler {
         if (d == 0) {
             counters.traces++;
             if (t.keep && n != null) {
-                listener.onTrace(new TraceTree(t.info, t.traceId, t.parentTraceId, t.parentOrderIndex, n, t.kept.size(), t.truncated));
+                listener.onTrace(new TraceTree(t.info, t.traceId, t.parentTraceId, t.parentOrderIndex, n, t.kept.size(), t.truncated, false));
             }
             releaseKept(t);
             // The format requires a TRACE_START before the next root ENTER; tolerate its absence
@@ -280,6 +280,34 @@ public final class CallTreeBuilder implements RecordHandler {
         ThreadState t = thread(agent, threadId);
         discardStack(t);
         t.synced = false;
+    }
+
+    /**
+     * A hole in the agent's input: every thread's open trace is closed as broken (counted, and its
+     * kept tree handed on marked broken, with unknown times for the executions still open), and
+     * every thread waits for its next TRACE_START, so no record after the hole joins a tree begun
+     * before it.
+     */
+    @Override
+    public void onHole(int agent) {
+        for (ThreadState t : agent(agent).threads.values()) {
+            if (t.depth > 0) {
+                counters.brokenTraces++;
+                counters.brokenExecutions += t.depth;
+                TreeNode root = t.kept.isEmpty() ? null : t.kept.get(0);
+                if (t.keep && root != null && root.depth() == 0) {
+                    for (int d = 0; d < t.depth; d++) {
+                        TreeNode open = t.node[d];
+                        if (open != null) open.markUnknown();
+                    }
+                    listener.onTrace(new TraceTree(t.info, t.traceId, t.parentTraceId, t.parentOrderIndex, root, t.kept.size(), t.truncated, true));
+                }
+                t.depth = 0;
+                releaseKept(t);
+                Arrays.fill(t.node, null);
+            }
+            t.synced = false;
+        }
     }
 
     @Override

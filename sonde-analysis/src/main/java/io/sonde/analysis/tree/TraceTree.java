@@ -11,9 +11,13 @@ package io.sonde.analysis.tree;
  * @param nodeCount executions in the trace
  * @param truncated true when the trace had more executions than were kept; the deepest/latest
  *     ones are missing from the tree (its root's times are still exact)
+ * @param broken true when the input had a hole (damaged or missing records) while the trace was
+ *     open: the tree holds what was read before the hole, and the executions still open there have
+ *     unknown times ({@link Execution#UNKNOWN})
  */
 public record TraceTree(
-        ThreadInfo thread, long traceId, long parentTraceId, int parentOrderIndex, TreeNode root, int nodeCount, boolean truncated) {
+        ThreadInfo thread, long traceId, long parentTraceId, int parentOrderIndex, TreeNode root, int nodeCount, boolean truncated,
+        boolean broken) {
 
     /** The kept executions in call order (pre-order: each caller before its callees). */
     public java.util.List<TreeNode> nodes() {

@@ -22,6 +22,10 @@ public final class TreeCounters {
     public long unmatchedExits;
     /** Records skipped while waiting for the next TRACE_START after a GAP or mismatch. */
     public long skippedUnsynchronised;
+    /** Traces open at a hole in the input (damaged or missing records): closed as broken. */
+    public long brokenTraces;
+    /** Executions open at a hole in the input, closed as broken (their times are unknown, not in the statistics). */
+    public long brokenExecutions;
     /** Executions still open when the input ended (their trees are incomplete and not counted). */
     public long openAtEnd;
     /** Records on threads excluded by the thread filter. */

@@ -24,6 +24,14 @@ public final class TreeNode {
         this.startWallNanos = startWallNanos;
     }
 
+    /** An execution that never completed (its tree was broken by a hole in the input): times unknown. */
+    void markUnknown() {
+        wallInclusive = Execution.UNKNOWN;
+        wallExclusive = Execution.UNKNOWN;
+        cpuInclusive = Execution.UNKNOWN;
+        cpuExclusive = Execution.UNKNOWN;
+    }
+
     public Operation operation() {
         return operation;
     }
@@ -40,6 +48,7 @@ public final class TreeNode {
         return startWallNanos;
     }
 
+    /** Inclusive wall time, or {@link Execution#UNKNOWN} for an execution of a broken tree that never completed. */
     public long wallInclusive() {
         return wallInclusive;
     }

@@ -29,9 +29,10 @@ public final class TreePrinter {
             out.printf("Thread %s  (agent %d %s, host %s, pid %d)%n", th.name(), th.agent().index(), th.agent().id(), th.agent().host(), th.agent().pid());
             out.printf("%-" + width + "s %12s %12s %12s %5s%n", "Operation", "Wall us", "CPU us", "Excl us", "Depth");
             for (TraceTree t : e.getValue()) {
-                out.printf("-- trace 0x%s%s%s%n", Long.toHexString(t.traceId()),
+                out.printf("-- trace 0x%s%s%s%s%n", Long.toHexString(t.traceId()),
                         t.parentTraceId() != 0 ? " (parent 0x" + Long.toHexString(t.parentTraceId()) + " #" + t.parentOrderIndex() + ")" : "",
-                        t.truncated() ? " [truncated: only the first " + t.nodeCount() + " executions kept]" : "");
+                        t.truncated() ? " [truncated: only the first " + t.nodeCount() + " executions kept]" : "",
+                        t.broken() ? " [broken: the input has a hole here; open executions have no times]" : "");
                 for (TreeNode n : t.nodes()) printNode(n, width);
             }
             out.println();

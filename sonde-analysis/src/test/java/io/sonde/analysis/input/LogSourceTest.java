@@ -112,11 +112,14 @@ class LogSourceTest {
         Files.write(f, bytes);
         AnalysisResult r = analyse(List.of(f));
         assertThat(r.partial()).isTrue();
-        assertThat(r.problems()).hasSize(1);
+        // the damaged frame (skipped), the gap it leaves in the sequence, the trailer's count
+        assertThat(r.problems()).hasSize(3);
         InputProblem p = r.problems().get(0);
         assertThat(p.source()).isEqualTo(f.toString());
         assertThat(p.offset()).isEqualTo(frames.get(2));
-        assertThat(p.message()).containsIgnoringCase("crc");
+        assertThat(p.message()).containsIgnoringCase("crc").contains("skipped bytes " + frames.get(2) + ".." + frames.get(3));
+        assertThat(r.problems().get(1).message()).contains("1 frame missing");
+        assertThat(r.problems().get(2).message()).isEqualTo("trailer says 16 records written, 8 read: 8 missing or unreadable");
         assertThat(count(r, "Shop.order")).isEqualTo(1);
     }
 
