@@ -20,9 +20,10 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code sonde dump FILE|DIR [--limit N]}: prints the records of a binary log as text, one line
- * per record, then the trailer's counters and how the stream ended. On a format error it prints
- * every record before the bad point, then the error (exit code 1); of a folder of several streams
- * it dumps every stream and reports the error of each damaged one.
+ * per record, then the trailer's counters and how the stream ended. It reads past damage (the
+ * reader's recovery mode): each problem is printed where it was met, with its offset and the bytes
+ * skipped, reading goes on at the next valid frame, and every problem is repeated on standard
+ * error at the end (exit code 1). A folder of several streams is dumped stream by stream.
  */
 @Command(name = "dump", mixinStandardHelpOptions = true, description = "Prints the records of a binary log as text.")
 public final class DumpCommand implements Callable<Integer> {
@@ -62,13 +63,10 @@ public final class DumpCommand implements Callable<Integer> {
             if (logs.size() > 1) {
                 out.println("== " + log + " ==");
             }
-            String error = dump(log, out);
-            if (error != null) {
-                failures.add(error);
-            }
+            dump(log, out, failures);
             out.flush();
         }
-        // Every damaged stream is reported (as analyze does), each on its own line.
+        // Every problem of every stream is reported again at the end (as analyze does), each on its own line.
         PrintWriter err = spec.commandLine().getErr();
         for (String failure : failures) {
             err.println("sonde dump: " + failure);
@@ -77,16 +75,23 @@ public final class DumpCommand implements Callable<Integer> {
         return failures.isEmpty() ? 0 : 1;
     }
 
-    /** Dumps one stream; returns the error message if a format or I/O error stopped it. */
-    private String dump(AgentLog log, PrintWriter out) {
+    /**
+     * Dumps one stream, reading past damage: each problem is printed where it was met, and added
+     * to {@code failures}.
+     */
+    private void dump(AgentLog log, PrintWriter out, List<String> failures) {
         SondeReader opened;
         try {
             opened = log.open();
         } catch (IOException e) {
-            return e.getMessage();
+            failures.add(e.getMessage());
+            return;
         }
         try (SondeReader r = opened) {
-            r.includeDefinitions(definitions);
+            r.includeDefinitions(definitions).recover(p -> {
+                out.println("problem: " + p.getMessage());
+                failures.add(p.getMessage());
+            });
             long printed = 0;
             long lastFrame = -1;
             String lastSource = null;
@@ -94,7 +99,7 @@ public final class DumpCommand implements Callable<Integer> {
                 while (r.next()) {
                     if (limit != null && printed >= limit) {
                         out.println("(stopped after " + limit + " records: --limit)");
-                        return null;
+                        return;
                     }
                     if (frames && (r.frame().offset() != lastFrame || !r.source().equals(lastSource))) {
                         lastFrame = r.frame().offset();
@@ -106,19 +111,17 @@ public final class DumpCommand implements Callable<Integer> {
                 }
             } catch (IOException e) {
                 out.flush();
-                return e instanceof FormatException ? e.getMessage() : r.source() + ": " + e.getMessage();
+                failures.add(e instanceof FormatException ? e.getMessage() : r.source() + ": " + e.getMessage());
+                return;
             }
             Trailer t = r.trailer();
             if (t != null) {
                 out.println(RecordText.trailer(t));
             }
-            if (r.missingFrames() > 0) {
-                out.println("warning: " + r.missingFrames() + " frames missing (gaps in the frame sequence numbers)");
-            }
             ReadEnd end = r.end();
-            out.println(end.kind() == ReadEnd.Kind.COMPLETE ? "end: complete, " + printed + " records"
-                    : "end: INCOMPLETE, " + printed + " records: " + end);
-            return null;
+            String problems = r.problemCount() == 0 ? "" : ", " + r.problemCount() + " problem(s)";
+            out.println(end.kind() == ReadEnd.Kind.COMPLETE ? "end: complete, " + printed + " records" + problems
+                    : "end: INCOMPLETE, " + printed + " records" + problems + ": " + end);
         }
     }
 }

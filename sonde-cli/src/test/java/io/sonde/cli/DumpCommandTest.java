@@ -78,7 +78,7 @@ class DumpCommandTest {
     }
 
     @Test
-    void corruptFilePrintsWhatItCouldThenTheErrorWithExitCode1() throws Exception {
+    void corruptFilePrintsEveryRecordAroundTheDamageAndEveryProblemWithExitCode1() throws Exception {
         byte[] b = GoldenFiles.bytes("full.sonde");
         b[757 + 100] ^= 0x10; // inside the third frame (seq 2): CRC mismatch there
         Path f = tmp.resolve("broken.sonde");
@@ -86,10 +86,40 @@ class DumpCommandTest {
         Object[] r = run("dump", f.toString());
         assertThat(r[0]).isEqualTo(1);
         List<String> out = lines(r[1]);
-        assertThat(out).hasSize(12); // the records of frames seq 0 and 1
+        assertThat(out.subList(0, 12)).doesNotHaveDuplicates(); // the records of frames seq 0 and 1
         assertThat(out.get(11)).isEqualTo("thread 17 \"worker-\u00fc\" EVENT tick time=9000080000");
-        assertThat((String) r[2]).startsWith("sonde dump: " + f + ": offset 757: CRC mismatch in frame of 198 bytes");
+        assertThat(out.subList(12, out.size())).containsExactly(
+                "problem: " + f + ": offset 757: CRC mismatch in frame of 198 bytes (stored 0x8b071c98, computed 0xe19d0976); "
+                        + "skipped bytes 757..955 (198 bytes) to the next valid frame",
+                "problem: " + f + ": offset 987: 1 frame missing (sequence jumps from 1 to 3; possibly a frame re-sent under a new number)",
+                "problem: " + f + ": offset 955: trailer says 13 records written, 9 read: 4 missing or unreadable",
+                "trailer: produced 17, written 13, dropped buffer-full 4",
+                "end: complete, 12 records, 3 problem(s)");
+        List<String> err = lines(r[2]);
+        assertThat(err).hasSize(3);
+        assertThat(err.get(0)).startsWith("sonde dump: " + f + ": offset 757: CRC mismatch in frame of 198 bytes");
         assertThat((String) r[2]).doesNotContain("\tat ");
+    }
+
+    /** Issue 17: dump goes on after a damaged frame, so a second damaged frame of the same stream is reported too. */
+    @Test
+    void everyDamagedFrameOfOneStreamIsReported() throws Exception {
+        byte[] b = GoldenFiles.bytes("full.sonde");
+        List<Integer> frames = io.sonde.format.testing.Frames.offsets(b);
+        int second = frames.get(1);
+        int trailer = frames.get(3);
+        b[second + 70] ^= 0x10; // frame seq 1
+        b[trailer + 70] ^= 0x10; // the trailer frame (seq 3), after the intact frame seq 2
+        Path f = tmp.resolve("twice.sonde");
+        Files.write(f, b);
+        Object[] r = run("dump", f.toString());
+        assertThat(r[0]).isEqualTo(1);
+        List<String> err = lines(r[2]);
+        assertThat(err).hasSize(3);
+        assertThat(err.get(0)).startsWith("sonde dump: " + f + ": offset " + second + ": CRC mismatch").contains("to the next valid frame");
+        assertThat(err.get(1)).startsWith("sonde dump: " + f + ": offset " + (757 + 32) + ": 1 frame missing");
+        assertThat(err.get(2)).startsWith("sonde dump: " + f + ": offset " + trailer + ": CRC mismatch").endsWith("to the end of the input");
+        assertThat(lines(r[1])).last().asString().startsWith("end: INCOMPLETE, ").contains(" records, 3 problem(s)");
     }
 
     @Test
@@ -110,7 +140,8 @@ class DumpCommandTest {
         List<String> err = lines(r[2]);
         assertThat(err).hasSize(2);
         assertThat(err.get(0)).startsWith("sonde dump: " + tmp.resolve("minimal.sonde") + ": offset ").contains("CRC mismatch");
-        assertThat(err.get(1)).startsWith("sonde dump: " + second + ": offset " + (b.length - 3) + ": input ended inside the frame");
+        assertThat(err.get(1)).startsWith("sonde dump: " + second + ": offset ").contains(": input ended inside the frame",
+                "(detected at offset " + (b.length - 3) + "); skipped bytes ");
     }
 
     @Test
