@@ -1,9 +1,13 @@
 package io.sonde.core.config;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -82,6 +86,10 @@ public final class SondeConfig {
             sysLayer.put(k, new String[] {check(k, v, source), source});
         }
         Map<ConfigKey, String[]> apiLayer = new LinkedHashMap<>();
+        for (String key : api.keySet()) {
+            // a null key made the sorted copy below throw NullPointerException (found by the configuration fuzz test)
+            if (key == null) throw new ConfigException("an API setting with no key (null) was given");
+        }
         for (Map.Entry<String, String> e : new java.util.TreeMap<>(api).entrySet()) {
             String source = "API setting " + e.getKey();
             ConfigKey k = ConfigKey.byKey(e.getKey());
@@ -90,12 +98,16 @@ public final class SondeConfig {
             apiLayer.put(k, new String[] {check(k, e.getValue(), source), source});
         }
         String configFile = null;
+        String configSource = null;
         for (Map<ConfigKey, String[]> layer : List.of(envLayer, sysLayer, apiLayer)) {
             String[] c = layer.get(ConfigKey.CONFIG);
-            if (c != null && !c[0].isBlank()) configFile = c[0];
+            if (c != null && !c[0].isBlank()) {
+                configFile = c[0];
+                configSource = c[1];
+            }
         }
         if (readFile && configFile != null) {
-            for (Map.Entry<ConfigKey, String[]> e : readFile(Path.of(configFile)).entrySet()) {
+            for (Map.Entry<ConfigKey, String[]> e : readFile(configPath(configFile, configSource)).entrySet()) {
                 values.put(e.getKey(), e.getValue()[0]);
                 sources.put(e.getKey(), e.getValue()[1]);
             }
@@ -114,12 +126,7 @@ public final class SondeConfig {
      * {@code !} comments, blank lines. No line continuations or escapes.
      */
     static Map<ConfigKey, String[]> readFile(Path file) {
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new ConfigException("cannot read configuration file " + file + ": " + e.getMessage());
-        }
+        List<String> lines = readLines(file);
         Map<ConfigKey, String[]> out = new LinkedHashMap<>();
         for (int n = 0; n < lines.size(); n++) {
             String line = lines.get(n).strip();
@@ -141,6 +148,52 @@ public final class SondeConfig {
             out.put(k, new String[] {check(k, value, source), source});
         }
         return out;
+    }
+
+    /**
+     * The path of the configuration file, which must be a readable file; else an error naming the
+     * setting that named it (found by the configuration fuzz test: a missing file said only
+     * "cannot read configuration file 999: 999", a NUL in the name threw InvalidPathException).
+     */
+    private static Path configPath(String name, String namedBy) {
+        try {
+            Path p = Path.of(name);
+            if (Files.isRegularFile(p) && Files.isReadable(p)) return p;
+            throw new ConfigException("configuration file " + name + " (" + namedBy + ") "
+                    + (Files.exists(p) ? "is not a readable file" : "does not exist"));
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new ConfigException("configuration file name '" + name + "' (" + namedBy + ") is not a valid path: " + e.getReason());
+        }
+    }
+
+    /**
+     * The lines of a file (ended by LF, CR or CR LF, as {@link Files#readAllLines} splits them),
+     * each decoded as UTF-8: a line that is not UTF-8 is an error naming its number (found by the
+     * configuration fuzz test: it was "cannot read configuration file ...: Input length = 1").
+     */
+    private static List<String> readLines(Path file) {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw new ConfigException("cannot read configuration file " + file + ": " + e.getMessage());
+        }
+        CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder(); // reports malformed input
+        List<String> lines = new ArrayList<>();
+        int start = 0;
+        for (int i = 0; i <= bytes.length; i++) {
+            // CR and LF never occur inside a UTF-8 multi-byte sequence, so lines split at bytes
+            if (i < bytes.length && bytes[i] != '\n' && bytes[i] != '\r') continue;
+            if (i == bytes.length && start == i) break;
+            try {
+                lines.add(utf8.decode(ByteBuffer.wrap(bytes, start, i - start)).toString());
+            } catch (CharacterCodingException e) {
+                throw new ConfigException("the line is not valid UTF-8 (file " + file + " line " + (lines.size() + 1) + ")");
+            }
+            if (i + 1 < bytes.length && bytes[i] == '\r' && bytes[i + 1] == '\n') i++;
+            start = i + 1;
+        }
+        return lines;
     }
 
     private static ConfigException unknown(String key, String value, String source) {

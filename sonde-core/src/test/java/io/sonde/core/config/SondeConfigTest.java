@@ -105,7 +105,11 @@ class SondeConfigTest {
     void missingOrMalformedFileIsAClearError() throws Exception {
         Path missing = dir.resolve("nope.properties");
         assertThatThrownBy(() -> SondeConfig.of(Map.of("config", missing.toString())))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("cannot read configuration file " + missing);
+                .isInstanceOf(ConfigException.class).hasMessage("configuration file " + missing + " (API setting config) does not exist");
+        Path notUtf8 = dir.resolve("latin1.properties");
+        Files.write(notUtf8, "# ok\nfile.dir = /tmp/\u00e9t\u00e9\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        assertThatThrownBy(() -> SondeConfig.of(Map.of("config", notUtf8.toString())))
+                .isInstanceOf(ConfigException.class).hasMessage("the line is not valid UTF-8 (file " + notUtf8 + " line 2)");
         Path f = dir.resolve("odd.properties");
         Files.writeString(f, "writer file\n");
         assertThatThrownBy(() -> SondeConfig.of(Map.of("config", f.toString())))
