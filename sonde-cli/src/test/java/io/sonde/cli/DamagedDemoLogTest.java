@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sonde.format.Format;
+import io.sonde.format.read.FormatException;
+import io.sonde.format.read.SondeReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,6 +57,19 @@ class DamagedDemoLogTest {
         for (int i = 0; i < 64; i++) b[at + i] = (byte) rnd.nextInt(256);
         Files.write(log, b);
 
+        // what a reader that stops at the first bad frame (the reader before issue 17) keeps: the exits before it
+        long exitsBeforeDamage = 0;
+        try (SondeReader strict = SondeReader.open(out)) {
+            while (strict.next()) {
+                byte t = strict.type();
+                if (t == Format.EXIT || t == Format.EXIT_CPU || t == Format.EXIT_EXCEPTION || t == Format.EXIT_EXCEPTION_CPU) exitsBeforeDamage++;
+            }
+            throw new AssertionError("the damaged log read without error");
+        } catch (FormatException expected) {
+            assertThat(expected.offset()).isBetween(at - 16384L, (long) at + 64);
+        }
+        assertThat(exitsBeforeDamage).as("stopping at the damage keeps about a third").isLessThan(executions / 2);
+
         Path damaged = tmp.resolve("damaged.json");
         Object[] after = CliRun.run("analyze", out.toString(), "--no-progress", "--json", damaged.toString());
         assertThat(after[0]).as((String) after[2]).isNotEqualTo(0);
@@ -66,8 +82,8 @@ class DamagedDemoLogTest {
         assertThat(root.get("problems").get(0).get("offset").asLong()).isBetween(at - 16384L, (long) at);
         long kept = root.get("counters").get("executions").asLong();
         double fraction = (double) kept / executions;
-        System.out.printf("DamagedDemoLogTest: %d of %d executions kept (%.2f %%), %d problems, %d broken traces%n", kept, executions,
-                100 * fraction, root.get("problems").size(), root.get("counters").get("brokenTraces").asLong());
+        System.out.printf("DamagedDemoLogTest: %d of %d executions kept (%.2f %%; stopping at the damage: %d), %d problems, %d broken traces%n",
+                kept, executions, 100 * fraction, exitsBeforeDamage, root.get("problems").size(), root.get("counters").get("brokenTraces").asLong());
         assertThat(fraction).as(kept + " of " + executions + " executions kept").isGreaterThanOrEqualTo(0.90);
     }
 

@@ -1,18 +1,24 @@
 package io.sonde.analysis.input;
 
 import io.sonde.format.Format;
+import io.sonde.format.read.FormatException;
+import io.sonde.format.read.FrameInput;
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
  * Finds the wall-clock span of a log file by hopping from frame header to frame header (reading
  * 56 bytes per frame and seeking over the payloads), without decoding or checking anything else:
- * warm-up and cool-down cuts need the log's end before the single decoding pass starts. It stops
- * quietly at anything that does not look like a frame; the decoding pass reports the error.
+ * warm-up and cool-down cuts need the log's end before the single decoding pass starts. At
+ * anything that does not look like a frame (a damaged file) it reads the file once more frame by
+ * frame, skipping damage the way the reader's recovery mode does (CRC-checked), so that the
+ * frames after the damage count too; the decoding pass reports the problems.
  */
 public final class FrameTimeScan {
     private FrameTimeScan() {}
@@ -38,6 +44,31 @@ public final class FrameTimeScan {
                 max = Math.max(max, wall);
                 pos += length;
             }
+            if (pos < size) return scanPastDamage(file);
+        }
+        return min == Long.MAX_VALUE ? null : new TimeRange(min, max);
+    }
+
+    /** The span of the CRC-checked frames of a damaged file, reading it whole. */
+    private static TimeRange scanPastDamage(Path file) throws IOException {
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        try (FrameInput in = new FrameInput(new BufferedInputStream(Files.newInputStream(file), 1 << 16), file.toString())) {
+            if (in.readStreamHeader()) {
+                while (true) {
+                    try {
+                        if (!in.nextFrame()) break;
+                    } catch (FormatException damaged) {
+                        in.skipToNextFrame();
+                        continue;
+                    }
+                    long wall = in.header().wallNanos();
+                    min = Math.min(min, wall);
+                    max = Math.max(max, wall);
+                }
+            }
+        } catch (FormatException badStreamHeader) {
+            // not a stream this reader reads: no span (the decoding pass reports it)
         }
         return min == Long.MAX_VALUE ? null : new TimeRange(min, max);
     }

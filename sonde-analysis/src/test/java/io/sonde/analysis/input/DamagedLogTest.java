@@ -39,6 +39,7 @@ class DamagedLogTest {
         w.traceStart(T, 3, 0, -1).enter(T, 1, 4000).exit(T, 1, 4100);                                  // whole trace 3
         w.close();
         Path log = w.segmentFile(0);
+        TimeRange whole = FrameTimeScan.scan(log);
         byte[] b = Files.readAllBytes(log);
         long damaged = frameOffset(b, 1); // after the frame with the definitions, trace 1 and the start of trace 2
         b[(int) damaged + 70] ^= 0x10;
@@ -49,6 +50,7 @@ class DamagedLogTest {
         AnalysisResult r = Analyzer.run(new LogSource(List.of(log)), o);
 
         assertThat(r.partial()).isTrue();
+        assertThat(r.logRange()).as("the frames after the damage count for the log's span").isEqualTo(whole);
         assertThat(r.problems()).extracting(InputProblem::offset).contains(damaged);
         assertThat(r.problems().get(0).message()).contains("CRC mismatch", "skipped bytes " + damaged + "..");
         assertThat(r.counters().brokenTraces).isEqualTo(1);
