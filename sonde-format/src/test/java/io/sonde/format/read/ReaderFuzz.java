@@ -172,8 +172,8 @@ final class ReaderFuzz {
         }
     }
 
-    /** Reads to the end, calling every accessor that applies to each record. */
-    private static void touchAll(SondeReader r) throws IOException {
+    /** Reads to the end, calling every accessor that applies to each record (and the trailer's). */
+    static void touchAll(SondeReader r) throws IOException {
         long sink = 0;
         while (r.next()) {
             sink += r.threadId() + r.recordOffset() + r.frame().sequence() + r.frame().host().length();
