@@ -48,7 +48,7 @@ import picocli.CommandLine.Parameters;
             "  sonde analyze sonde-data --trees 3 --top 10",
             "  sonde analyze logs/ --thread 'pool-.*' --skip-warmup 10 --skip-cooldown 5 --json out.json --plots plots/",
             "  sonde analyze logs/ --demands-json demands.json --group workers=^worker- --group io=^io-",
-            "Exit code: 0 ok; 1 when part of the input was unreadable (results are still written, marked partial)."})
+            "Exit code: 0 ok; 1 when the input has problems: damage (read past), missing frames, a trailer count that differs (results are still written, marked partial)."})
 public final class AnalyzeCommand implements Callable<Integer> {
 
     @Parameters(arity = "1..*", paramLabel = "PATH", description = "log files, folders of segments, or folders of several agents")

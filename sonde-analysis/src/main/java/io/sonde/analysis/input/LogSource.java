@@ -4,6 +4,7 @@ import io.sonde.analysis.progress.ProgressListener;
 import io.sonde.format.Format;
 import io.sonde.format.read.AgentLog;
 import io.sonde.format.read.FormatException;
+import io.sonde.format.read.FormatProblem;
 import io.sonde.format.read.FrameHeader;
 import io.sonde.format.read.ReadEnd;
 import io.sonde.format.read.SondeLogs;
@@ -123,6 +124,10 @@ public final class LogSource implements RecordSource {
         private final List<InputProblem> problems;
         private int agent = -1;
         private long problemCount;
+        /** Indexes in problems of this log's sequence gaps, settled by {@link #finish()}. */
+        private final List<Integer> gaps = new ArrayList<>();
+        private boolean trailerMismatch;
+        private boolean trailerRead;
 
         LogReading(RecordHandler h, Map<UUID, Integer> agentIndex, List<InputProblem> problems) {
             this.h = h;
@@ -131,12 +136,28 @@ public final class LogSource implements RecordSource {
         }
 
         void problem(FormatException p) {
-            if (++problemCount <= MAX_PROBLEMS_PER_LOG) problems.add(InputProblem.error(p.source(), p.offset(), p.detail()));
+            if (++problemCount <= MAX_PROBLEMS_PER_LOG) {
+                if (p.problem() == FormatProblem.SEQUENCE_GAP) gaps.add(problems.size());
+                problems.add(InputProblem.error(p.source(), p.offset(), p.detail()));
+            }
+            if (p.problem() == FormatProblem.TRAILER_MISMATCH) trailerMismatch = true;
             if (p.problem().breaksContinuity() && agent >= 0) h.onHole(agent);
         }
 
-        /** Lists how many problems were left out, if any (a log whose definitions were lost may have one per record). */
+        /**
+         * Settles the sequence gaps: when the trailer's count of records written matches the records
+         * read, a gap lost no record (the TCP writer re-sends a failed frame under a new number), so
+         * it becomes a notice. Then lists how many problems were left out, if any (a log whose
+         * definitions were lost may have one per record).
+         */
         void finish() {
+            if (trailerRead && !trailerMismatch) {
+                for (int i : gaps) {
+                    InputProblem gap = problems.get(i);
+                    problems.set(i, InputProblem.notice(gap.source(), gap.offset(),
+                            gap.message() + "; no record lost: the trailer's count matches the records read"));
+                }
+            }
             if (problemCount > MAX_PROBLEMS_PER_LOG) {
                 InputProblem last = problems.get(problems.size() - 1);
                 problems.add(InputProblem.error(last.source(), -1, (problemCount - MAX_PROBLEMS_PER_LOG) + " more problems in this log not listed ("
@@ -173,6 +194,7 @@ public final class LogSource implements RecordSource {
                 if (++count % PROGRESS_EVERY == 0) progress.progress(sourceBase + r.recordOffset(), totalBytes);
             }
             Trailer t = r.trailer();
+            trailerRead = t != null;
             if (t != null && agent >= 0) h.onTrailer(agent, t.produced(), t.written());
         }
 

@@ -7,6 +7,8 @@ import io.sonde.analysis.AnalysisResult;
 import io.sonde.analysis.Analyzer;
 import io.sonde.analysis.tree.Execution;
 import io.sonde.analysis.tree.TraceTree;
+import io.sonde.format.testing.RecordBytes;
+import io.sonde.format.testing.StreamBytes;
 import io.sonde.format.write.LogFileWriter;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -65,6 +67,30 @@ class DamagedLogTest {
         assertThat(broken.root().wallInclusive()).isEqualTo(Execution.UNKNOWN);
         assertThat(broken.nodes()).hasSize(2);
         assertThat(broken.nodes().get(1).wallInclusive()).isEqualTo(100); // Db.query completed before the hole
+    }
+
+    /**
+     * A frame re-sent under a new number after a reconnect leaves a gap in the sequence without
+     * losing records: with the trailer's count matching the records read, the gap is a notice and
+     * the result is not partial; with records really missing, it is an error.
+     */
+    @Test
+    void aSequenceGapIsANoticeWhenTheTrailerCountMatchesAndAnErrorOtherwise() throws Exception {
+        for (boolean lost : new boolean[] {false, true}) {
+            StreamBytes s = new StreamBytes(new UUID(5, 5), "h", 1);
+            s.data(0, 1000, 1000, 0L, new RecordBytes().probeDef(1, "Shop.order", "()V").threadDef(T, "worker"));
+            s.data(1, 2000, 2000, T, new RecordBytes().traceStart(1, 0, -1).enter(1, 2000).exit(1, 2100));
+            // sequence 2 was used for a frame whose write failed; it was re-sent as 3 (or really lost)
+            s.data(3, 3000, 3000, T, new RecordBytes().traceStart(2, 0, -1).enter(1, 3000).exit(1, 3100));
+            Path log = dir.resolve("resent-" + lost + ".sonde");
+            Files.write(log, s.trailer(4, 4000, 4000, lost ? 6 : 4, lost ? 6 : 4).toBytes());
+            AnalysisResult r = Analyzer.run(new LogSource(List.of(log)), new AnalysisOptions());
+            assertThat(r.partial()).isEqualTo(lost);
+            InputProblem gap = r.problems().get(0);
+            assertThat(gap.message()).startsWith("1 frame missing (sequence jumps from 1 to 3; possibly a frame re-sent under a new number)");
+            assertThat(gap.error()).isEqualTo(lost);
+            assertThat(r.counters().executions).isEqualTo(2);
+        }
     }
 
     /** Offset of the n-th frame (0-based) of a stream. */

@@ -29,8 +29,10 @@ import java.util.UUID;
  * <p>Memory: one frame buffer (the largest frame read, at most 64 MiB) plus the definitions; files
  * of any size stream. On corrupt input the reader throws {@link FormatException} (and only that,
  * or an {@link IOException} when the file system fails), after having delivered every record
- * before the bad point; {@link #end()} then tells where and why it stopped. Accessor values are
- * valid until the next call of {@link #next()}. Not thread-safe.
+ * before the bad point; {@link #end()} then tells where and why it stopped. In recovery mode
+ * ({@link #recover(ProblemHandler)}) it reports each problem to a handler instead and reads on
+ * past the damage. Accessor values are valid until the next call of {@link #next()}. Not
+ * thread-safe.
  *
  * <p>The work is done by two parts this class joins: a {@link FrameStream} (segments, frames,
  * and the checks that span frames) and a {@link RecordCursor} over each DATA frame (blocks,
