@@ -101,6 +101,20 @@ class DumpCommandTest {
         assertThat((String) r[2]).doesNotContain("\tat ");
     }
 
+    /** A frame re-sent under a new number leaves a sequence gap without losing records: reported, exit code 0. */
+    @Test
+    void aSequenceGapWithAMatchingTrailerCountIsShownButNotAFailure() throws Exception {
+        io.sonde.format.testing.StreamBytes s = new io.sonde.format.testing.StreamBytes(new java.util.UUID(1, 2), "h", 1);
+        s.data(0, 0, 0, 0L, new io.sonde.format.testing.RecordBytes().probeDef(1, "p", "()V"));
+        s.data(2, 0, 0, 1L, new io.sonde.format.testing.RecordBytes().enter(1, 5).exit(1, 6));
+        Path f = tmp.resolve("resent.sonde");
+        Files.write(f, s.trailer(3, 0, 0, 2, 2).toBytes());
+        Object[] r = run("dump", f.toString());
+        assertThat(r[0]).as((String) r[1]).isEqualTo(0);
+        assertThat((String) r[1]).contains("problem: " + f + ": offset 132: 1 frame missing (sequence jumps from 0 to 2");
+        assertThat((String) r[2]).isEmpty();
+    }
+
     /** Issue 17: dump goes on after a damaged frame, so a second damaged frame of the same stream is reported too. */
     @Test
     void everyDamagedFrameOfOneStreamIsReported() throws Exception {
