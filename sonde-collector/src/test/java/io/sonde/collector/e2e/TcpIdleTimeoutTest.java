@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sonde.api.MethodProbe;
 import io.sonde.api.Monitor;
-import io.sonde.api.Sonde;
+import io.sonde.api.internal.MonitorAccess;
 import io.sonde.collector.archive.Archive;
 import io.sonde.collector.receive.Receiver;
 import io.sonde.collector.receive.ReceiverLimits;
@@ -57,7 +57,7 @@ class TcpIdleTimeoutTest {
         UUID agent;
         long produced = 0;
         try {
-            Monitor m = Sonde.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.host", "127.0.0.1", "tcp.port", String.valueOf(receiver.port()),
+            Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.host", "127.0.0.1", "tcp.port", String.valueOf(receiver.port()),
                     "flush.interval.ms", "5")));
             agent = m.agentId();
             MethodProbe probe = m.methodProbe("app.Quiet.work", "()V");
