@@ -2,6 +2,7 @@ package io.sonde.core.pipeline;
 
 import io.sonde.api.Counters;
 import io.sonde.core.buffer.ThreadBuffer;
+import io.sonde.core.writer.FrameDroppedException;
 import io.sonde.core.writer.Writer;
 import io.sonde.core.writer.WriterContext;
 import io.sonde.format.Format;
@@ -261,6 +262,8 @@ final class WriterLoop implements Runnable, WriterContext {
                 try {
                     writer.write(frame);
                     p.written += records;
+                } catch (FrameDroppedException e) {
+                    p.droppedWriterFailed += records; // this frame only: the writer stays usable (it reported why)
                 } catch (IOException | RuntimeException e) {
                     p.droppedWriterFailed += records;
                     fail("writing a frame failed", e);
