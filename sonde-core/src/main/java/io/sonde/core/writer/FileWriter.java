@@ -208,6 +208,11 @@ public final class FileWriter implements Writer {
             abandon(e);
             throw dropping();
         }
+        if (droppedFrames > 0) {
+            System.err.println("sonde: file writer resumed in " + file + " after dropping " + droppedFrames
+                    + " frame(s) (their records are counted as dropped, reason writer failed)");
+            droppedFrames = 0;
+        }
     }
 
     /** Ends the current segment with SEGMENT_END naming the next one, which is created first. */
@@ -238,11 +243,6 @@ public final class FileWriter implements Writer {
             retryAt = System.nanoTime() + retryNanos;
             return;
         }
-        if (channel != null) {
-            System.err.println("sonde: file writer resumed in " + file + " after dropping " + droppedFrames
-                    + " frame(s) (their records are counted as dropped, reason writer failed)");
-            droppedFrames = 0;
-        }
     }
 
     /**
@@ -270,6 +270,7 @@ public final class FileWriter implements Writer {
             closeQuietly(channel);
         }
         channel = null;
+        if (droppedFrames > 0) return; // still the same outage (a retry that failed): said already
         System.err.println("sonde: writing " + file + " failed (" + cause.getMessage() + "); " + how
                 + "; records are dropped and counted (reason writer failed) until a new segment can be written,"
                 + " tried every " + TimeUnit.NANOSECONDS.toMillis(retryNanos) + " ms");
