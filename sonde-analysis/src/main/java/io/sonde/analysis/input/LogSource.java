@@ -83,13 +83,14 @@ public final class LogSource implements RecordSource {
     @Override
     public List<InputProblem> read(RecordHandler h, ProgressListener progress) {
         List<InputProblem> problems = new ArrayList<>();
-        Map<UUID, Integer> agentIndex = new HashMap<>();
+        // an agent id that ran several times (same agent.id) is one agent per run: ids and traces restart
+        Map<String, Integer> agentIndex = new HashMap<>();
         long doneBytes = 0;
         for (AgentLog log : logs) {
             long logBytes = 0;
             for (Path seg : log.segments()) logBytes += size(seg);
             try (SondeReader r = log.open().includeDefinitions(true)) {
-                readOne(r, h, agentIndex, progress, doneBytes);
+                readOne(r, log.run(), h, agentIndex, progress, doneBytes);
                 ReadEnd end = r.end();
                 if (end != null && end.kind() == ReadEnd.Kind.INCOMPLETE) {
                     problems.add(InputProblem.notice(end.source(), end.offset(),
@@ -108,7 +109,7 @@ public final class LogSource implements RecordSource {
         return problems;
     }
 
-    private void readOne(SondeReader r, RecordHandler h, Map<UUID, Integer> agentIndex, ProgressListener progress, long doneBefore)
+    private void readOne(SondeReader r, int run, RecordHandler h, Map<String, Integer> agentIndex, ProgressListener progress, long doneBefore)
             throws IOException {
         int agent = -1;
         long frames = -1;
@@ -121,10 +122,10 @@ public final class LogSource implements RecordSource {
                 FrameHeader f = r.frame();
                 if (agent < 0) {
                     UUID id = f.agentId();
-                    Integer known = agentIndex.get(id);
+                    Integer known = agentIndex.get(id + "#" + run);
                     if (known == null) {
                         known = agentIndex.size();
-                        agentIndex.put(id, known);
+                        agentIndex.put(id + "#" + run, known);
                         h.onAgent(new AgentInfo(known, id, f.host(), f.pid()));
                     }
                     agent = known;

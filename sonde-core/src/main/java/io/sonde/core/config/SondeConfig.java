@@ -128,35 +128,43 @@ public final class SondeConfig {
             int eq = line.indexOf('=');
             int colon = line.indexOf(':');
             int sep = eq < 0 ? colon : colon < 0 ? eq : Math.min(eq, colon);
+            // a configuration file may hold secrets: errors name file, line and key, never the line's text or value
             if (sep <= 0) {
-                throw new ConfigException("line '" + line + "' is not 'key = value' (" + source + ")");
+                throw new ConfigException("the line is not 'key = value' (" + source + "; its text is not shown)");
             }
             String key = line.substring(0, sep).strip();
             String value = line.substring(sep + 1).strip();
             ConfigKey k = ConfigKey.byKey(key);
-            if (k == null) throw unknown(key, value, source);
+            if (k == null) throw unknown(key, null, source);
             if (k == ConfigKey.CONFIG) {
                 throw new ConfigException("key 'config' is not allowed inside a configuration file (" + source + ")");
             }
-            out.put(k, new String[] {check(k, value, source), source});
+            out.put(k, new String[] {check(k, value, null, source), source});
         }
         return out;
     }
 
+    /** @param value the value to show, or null to leave it out (values from a file) */
     private static ConfigException unknown(String key, String value, String source) {
         StringBuilder known = new StringBuilder();
         for (ConfigKey k : ConfigKey.values()) {
             if (known.length() > 0) known.append(", ");
             known.append(k.key());
         }
-        return new ConfigException("unknown configuration key '" + key + "' (value '" + value + "', " + source
-                + "); known keys: " + known);
+        return new ConfigException("unknown configuration key '" + key + "' (" + (value != null ? "value '" + value + "', " : "")
+                + source + "); known keys: " + known);
     }
 
     private static String check(ConfigKey k, String value, String source) {
+        return check(k, value, value, source);
+    }
+
+    /** @param shown the value as shown in the error, or null to leave it out (values from a file) */
+    private static String check(ConfigKey k, String value, String shown, String source) {
         String problem = k.check(value);
         if (problem != null) {
-            throw new ConfigException("bad value '" + value + "' for key '" + k.key() + "' (" + source + "): " + problem);
+            throw new ConfigException("bad value " + (shown != null ? "'" + shown + "' " : "") + "for key '" + k.key()
+                    + "' (" + source + (shown != null ? "" : "; the value is not shown") + "): " + problem);
         }
         return value.trim();
     }

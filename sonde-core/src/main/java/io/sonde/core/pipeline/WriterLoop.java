@@ -2,6 +2,7 @@ package io.sonde.core.pipeline;
 
 import io.sonde.core.buffer.ThreadBuffer;
 import io.sonde.core.log.SondeLog;
+import io.sonde.core.writer.FrameDroppedException;
 import io.sonde.core.writer.Writer;
 import io.sonde.core.writer.WriterContext;
 import io.sonde.format.DropReason;
@@ -440,6 +441,8 @@ final class WriterLoop implements Runnable, WriterContext {
                     recordsWritten += records;
                     bytesWritten += bytes;
                     framesWritten++;
+                } catch (FrameDroppedException e) {
+                    countDropped(DropReason.WRITER_FAILED, records); // this frame only: the writer stays usable (it reported why)
                 } catch (IOException | RuntimeException e) {
                     countDropped(DropReason.WRITER_FAILED, records);
                     fail("writing a frame failed", e);

@@ -71,7 +71,7 @@ class SondeConfigTest {
         Files.writeString(f, "writer=file\n\n# x\nfile.dri = /tmp/x\n");
         assertThatThrownBy(() -> SondeConfig.resolve(Map.of("config", f.toString()), Map.of(), new Properties(), true))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("'file.dri'").hasMessageContaining("'/tmp/x'")
+                .hasMessageContaining("'file.dri'").hasMessageNotContaining("/tmp/x")
                 .hasMessageContaining("file " + f + " line 4");
     }
 
@@ -93,8 +93,8 @@ class SondeConfigTest {
         Files.writeString(f, "cpu.time = sometimes\n");
         assertThatThrownBy(() -> SondeConfig.resolve(Map.of(), Map.of("SONDE_CONFIG", f.toString()), new Properties(), true))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("'sometimes'").hasMessageContaining("'cpu.time'")
-                .hasMessageContaining("file " + f + " line 1");
+                .hasMessageNotContaining("sometimes").hasMessageContaining("'cpu.time'")
+                .hasMessageContaining("file " + f + " line 1").hasMessageContaining("off, on, roots");
         assertThatThrownBy(() -> SondeConfig.of(Map.of("agent.id", "not-a-uuid")))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("UUID");
         assertThatThrownBy(() -> SondeConfig.of(Map.of("frame.bytes", "100")))
@@ -109,7 +109,24 @@ class SondeConfigTest {
         Path f = dir.resolve("odd.properties");
         Files.writeString(f, "writer file\n");
         assertThatThrownBy(() -> SondeConfig.of(Map.of("config", f.toString())))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("line 1").hasMessageContaining("key = value");
+                .isInstanceOf(ConfigException.class).hasMessageContaining("file " + f + " line 1")
+                .hasMessageContaining("key = value").hasMessageNotContaining("writer file");
+    }
+
+    @Test
+    void aSecretInAConfigurationFileNeverReachesAnErrorMessage() throws Exception {
+        String secret = "s3cr3t-Token-42";
+        Path f = dir.resolve("secret.properties");
+        for (String line : new String[] {"tcp.port = " + secret, "tcp.pasword = " + secret, "password " + secret, secret}) {
+            Files.writeString(f, "# monitoring\nwriter = tcp\n" + line + "\n");
+            assertThatThrownBy(() -> SondeConfig.of(Map.of("config", f.toString())))
+                    .as(line)
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageContaining("file " + f + " line 3")
+                    .hasMessageNotContaining(secret);
+        }
+        Files.writeString(f, "tcp.port = " + secret + "\n");
+        assertThatThrownBy(() -> SondeConfig.of(Map.of("config", f.toString()))).hasMessageContaining("'tcp.port'");
     }
 
     @Test
