@@ -23,6 +23,13 @@ import java.util.UUID;
 public final class SondeConfig {
     /** Environment variables with the SONDE_ prefix that belong to the launcher, not to the monitor. */
     private static final Set<String> FOREIGN_ENVIRONMENT = Set.of("SONDE_JAVA_OPTS", "SONDE_HOME", "SONDE_AGENT_JAR");
+    /**
+     * System properties under {@code sonde.} that are not configuration: the agent's control
+     * connector publishes its address and token as {@code sonde.control.url} / {@code .token}
+     * (io.sonde.core.control.LoopbackConnector), and a monitor started later in the same JVM
+     * must not reject them.
+     */
+    private static final String FOREIGN_PROPERTY_PREFIX = "sonde.control.";
 
     private final Map<ConfigKey, String> values;
     private final Map<ConfigKey, String> sources;
@@ -74,7 +81,7 @@ public final class SondeConfig {
         }
         Map<ConfigKey, String[]> sysLayer = new LinkedHashMap<>();
         for (String name : new java.util.TreeSet<>(sys.stringPropertyNames())) {
-            if (!name.startsWith("sonde.")) continue;
+            if (!name.startsWith("sonde.") || name.startsWith(FOREIGN_PROPERTY_PREFIX)) continue;
             String source = "system property " + name;
             ConfigKey k = ConfigKey.byKey(name.substring("sonde.".length()));
             String v = sys.getProperty(name);
@@ -144,15 +151,17 @@ public final class SondeConfig {
         return out;
     }
 
-    /** @param value the value to show, or null to leave it out (values from a file) */
+    /**
+     * The value of an unknown key is never shown: a misspelt key may well be a secret's (a token),
+     * and this message ends up in application logs.
+     */
     private static ConfigException unknown(String key, String value, String source) {
         StringBuilder known = new StringBuilder();
         for (ConfigKey k : ConfigKey.values()) {
             if (known.length() > 0) known.append(", ");
             known.append(k.key());
         }
-        return new ConfigException("unknown configuration key '" + key + "' (" + (value != null ? "value '" + value + "', " : "")
-                + source + "); known keys: " + known);
+        return new ConfigException("unknown configuration key '" + key + "' (" + source + "); known keys: " + known);
     }
 
     private static String check(ConfigKey k, String value, String source) {
