@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sonde.agent.testing.AgentJvm;
 import io.sonde.format.DropReason;
+import io.sonde.format.Format;
 import io.sonde.format.read.Trailer;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -74,8 +75,13 @@ class TcpFaultsIT {
                 + " writer-failed=%d%n", produced, written, bufferFull, closed, noBuffer, writerFailed);
         assertThat(produced).as("records the agent counted = records the app made").isEqualTo(tcp.made);
         assertThat(written).isZero();
-        assertThat(bufferFull + closed + noBuffer + writerFailed).isEqualTo(tcp.made);
-        assertThat(writerFailed).as("the frame held by the disconnected writer, dropped at close").isPositive();
+        assertThat(bufferFull).as("dropped by the producer after block.timeout.ms").isPositive();
+        assertThat(writerFailed).as("the frame held by the disconnected writer and the final drain, dropped at close")
+                .isPositive();
+        // closed is the remainder produced - written - other drops: the final drain took every ring's
+        // records and counted them (writer failed), so nothing is left for it and none is negative
+        assertThat(closed).isZero();
+        assertThat(noBuffer).isZero();
         assertThat(tcp.stderr).contains("gave up at close");
 
         assertThat(tcp.nanos).as("tcp run (%.2f s) against 3 x file run (%.2f s) + 1 s", tcp.seconds(), file.seconds())
@@ -123,10 +129,10 @@ class TcpFaultsIT {
                     + " lost in flight, not counted: %d records in %d missing frame(s); %d segments; second receiver: %s%n",
                     made, a.calls, t.droppedTotal(), t.dropped(DropReason.BUFFER_FULL), t.dropped(DropReason.CLOSED),
                     t.dropped(DropReason.WRITER_FAILED), lostInFlight, a.missingFrames, a.segments, closedLine);
-            assertThat(a.calls + t.droppedTotal() + lostInFlight).isEqualTo(made);
-            if (lostInFlight > 0) {
-                assertThat(a.missingFrames).as("records lost in flight show as missing frames").isPositive();
-            }
+            // what is lost uncounted is lost in whole frames, each visible as a missing sequence number
+            long maxRecordsPerFrame = 262_144 / Format.fixedRecordBytes(Format.EXIT); // frame.bytes / smallest record
+            assertThat(lostInFlight).as("records lost in flight, within the %d missing frame(s)", a.missingFrames)
+                    .isLessThanOrEqualTo(a.missingFrames * maxRecordsPerFrame);
         } finally {
             first.close();
             if (second != null) second.close();
