@@ -206,12 +206,16 @@ class TcpWriterTest {
         for (int k = 1; k < all.size(); k++) assertThat(all.get(k)).isGreaterThan(all.get(k - 1));
     }
 
+    /** A loopback port nothing listens on (bound, then closed again). */
+    static int deadPort() throws IOException {
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return probe.getLocalPort();
+        }
+    }
+
     @Test
     void aReceiverThatNeverComesUpCostsRecordsCountedAsWriterFailedNotAHang() throws Exception {
-        int port;
-        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = probe.getLocalPort(); // closed again: nothing listens there
-        }
+        int port = deadPort();
         Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.port", String.valueOf(port),
                 "flush.interval.ms", "10", "shutdown.timeout.ms", "1500", "policy", "drop", "buffer.bytes", "4096")));
         try {
@@ -235,10 +239,7 @@ class TcpWriterTest {
      */
     @Test
     void closingWithNothingListeningMakesOneLastAttemptInsteadOfRetryingForTheShutdownTimeout() throws Exception {
-        int port;
-        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = probe.getLocalPort(); // closed again: nothing listens there
-        }
+        int port = deadPort();
         Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.port", String.valueOf(port),
                 "flush.interval.ms", "10")));
         long closeNanos;
