@@ -24,12 +24,11 @@ public final class SondeConfig {
     /** Environment variables with the SONDE_ prefix that belong to the launcher, not to the monitor. */
     private static final Set<String> FOREIGN_ENVIRONMENT = Set.of("SONDE_JAVA_OPTS", "SONDE_HOME", "SONDE_AGENT_JAR");
     /**
-     * System properties under {@code sonde.} that are not configuration: the agent's control
-     * connector publishes its address and token as {@code sonde.control.url} / {@code .token}
-     * (io.sonde.core.control.LoopbackConnector), and a monitor started later in the same JVM
-     * must not reject them.
+     * System properties with the sonde. prefix that belong to the agent's JMX connector
+     * ({@code io.sonde.core.control.LoopbackConnector} publishes them), not to the monitor.
      */
-    private static final String FOREIGN_PROPERTY_PREFIX = "sonde.control.";
+    private static final Set<String> FOREIGN_PROPERTIES = Set.of("sonde.control.agent", "sonde.control.url",
+            "sonde.control.token");
 
     private final Map<ConfigKey, String> values;
     private final Map<ConfigKey, String> sources;
@@ -81,7 +80,7 @@ public final class SondeConfig {
         }
         Map<ConfigKey, String[]> sysLayer = new LinkedHashMap<>();
         for (String name : new java.util.TreeSet<>(sys.stringPropertyNames())) {
-            if (!name.startsWith("sonde.") || name.startsWith(FOREIGN_PROPERTY_PREFIX)) continue;
+            if (!name.startsWith("sonde.") || FOREIGN_PROPERTIES.contains(name)) continue;
             String source = "system property " + name;
             ConfigKey k = ConfigKey.byKey(name.substring("sonde.".length()));
             String v = sys.getProperty(name);

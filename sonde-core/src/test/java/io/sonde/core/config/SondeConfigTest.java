@@ -112,6 +112,15 @@ class SondeConfigTest {
                 .isInstanceOf(ConfigException.class).hasMessageContaining("between 4096 and");
     }
 
+    /** The JMX connector's published properties (address, token) are not configuration keys. */
+    @Test
+    void theControlConnectorsSystemPropertiesAreNotConfiguration() {
+        Properties sys = props("sonde.control.url", "service:jmx:rmi://x", "sonde.control.token", "secret",
+                "sonde.control.agent", "/a/sonde-agent.jar", "sonde.policy", "drop");
+        SondeConfig c = SondeConfig.resolve(Map.of(), Map.of(), sys, false);
+        assertThat(c.get(ConfigKey.POLICY)).isEqualTo("drop");
+    }
+
     @Test
     void missingOrMalformedFileIsAClearError() throws Exception {
         Path missing = dir.resolve("nope.properties");
