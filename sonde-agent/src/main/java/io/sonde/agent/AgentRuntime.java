@@ -73,7 +73,7 @@ public final class AgentRuntime {
             catalog.switchMatching("*", false); // a switch rule: every probe woven from now on starts off
         }
         ClassFileLocator agentClasses = agentClasses(agentJar);
-        Instrumenter instrumenter = new Instrumenter(inst, o.methods(), catalog, o.verbose(), agentClasses);
+        Instrumenter instrumenter = new Instrumenter(inst, o.methods(), catalog, o.verbose(), agentClasses, o.executors());
         try {
             instrumenter.install();
         } catch (RuntimeException | LinkageError e) {
