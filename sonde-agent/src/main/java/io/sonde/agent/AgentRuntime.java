@@ -69,8 +69,11 @@ public final class AgentRuntime {
             return;
         }
         ProbeCatalog catalog = new ProbeCatalog(CoreBinding.registry());
+        if (!o.probesOn()) {
+            catalog.switchMatching("*", false); // a switch rule: every probe woven from now on starts off
+        }
         ClassFileLocator agentClasses = agentClasses(agentJar);
-        Instrumenter instrumenter = new Instrumenter(inst, o.methods(), catalog, o.verbose(), agentClasses);
+        Instrumenter instrumenter = new Instrumenter(inst, o.methods(), catalog, o.verbose(), agentClasses, o.executors());
         try {
             instrumenter.install();
         } catch (RuntimeException | LinkageError e) {
@@ -84,7 +87,8 @@ public final class AgentRuntime {
             }
         }
         String status = "monitoring " + o.methods().rules().size() + " method rule(s) from "
-                + String.join(", ", o.sources()) + (dynamic ? " (attached)" : "");
+                + String.join(", ", o.sources()) + (dynamic ? " (attached)" : "")
+                + (o.probesOn() ? "" : ", probes started off");
         registerMBean(o, catalog, instrumenter, List.of(), status, agentJar);
         if (o.verbose()) {
             AgentLog.info(status + "; " + instrumenter.transformedClasses() + " class(es) instrumented at start");

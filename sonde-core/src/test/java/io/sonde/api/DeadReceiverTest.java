@@ -44,10 +44,7 @@ class DeadReceiverTest {
 
     /** Runs the calls and closes; returns {nanoseconds, records dropped as buffer full}. */
     private long[] runCalls(Map<String, String> writer) {
-        Map<String, String> s = new HashMap<>(writer);
-        // close() gives a retrying writer 80 % of this to reach its receiver; keep it short here
-        // (that wait is the configured shutdown bound, not the defect under test)
-        s.put("shutdown.timeout.ms", "500");
+        Map<String, String> s = new HashMap<>(writer); // default shutdown.timeout.ms: close() is part of the bound
         long t0 = System.nanoTime();
         Monitor m = MonitorAccess.start(SondeConfig.of(s));
         try {

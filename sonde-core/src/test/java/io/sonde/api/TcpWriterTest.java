@@ -35,6 +35,8 @@ class TcpWriterTest {
         final List<Thread> servers = new CopyOnWriteArrayList<>();
         final Thread acceptor;
         volatile int cutFirstAfterFrames = -1;
+        /** Pause before reading each frame (a slow receiver). */
+        volatile int readDelayMillis;
 
         Server() throws IOException {
             socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -84,6 +86,7 @@ class TcpWriterTest {
                 }
                 int frames = 0;
                 while (true) {
+                    if (readDelayMillis > 0) Thread.sleep(readDelayMillis);
                     byte[] head = new byte[8];
                     in.readFully(head);
                     int length = ByteBuffer.wrap(head).order(ByteOrder.LITTLE_ENDIAN).getInt(4);
@@ -101,6 +104,8 @@ class TcpWriterTest {
                 }
             } catch (IOException endOfStream) {
                 // connection closed by the agent
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
 
@@ -201,12 +206,16 @@ class TcpWriterTest {
         for (int k = 1; k < all.size(); k++) assertThat(all.get(k)).isGreaterThan(all.get(k - 1));
     }
 
+    /** A loopback port nothing listens on (bound, then closed again). */
+    static int deadPort() throws IOException {
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return probe.getLocalPort();
+        }
+    }
+
     @Test
     void aReceiverThatNeverComesUpCostsRecordsCountedAsWriterFailedNotAHang() throws Exception {
-        int port;
-        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = probe.getLocalPort(); // closed again: nothing listens there
-        }
+        int port = deadPort();
         Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.port", String.valueOf(port),
                 "flush.interval.ms", "10", "shutdown.timeout.ms", "1500", "policy", "drop", "buffer.bytes", "4096")));
         try {
@@ -221,6 +230,58 @@ class TcpWriterTest {
         assertThat(c.written()).isZero();
         assertThat(c.dropped(DropReason.WRITER_FAILED)).isPositive();
         assertThat(c.produced()).isEqualTo(c.written() + c.dropped());
+    }
+
+    /**
+     * Issue 17: with the default shutdown.timeout.ms (10 s), closing a monitor whose receiver is
+     * not there must not wait for most of it. The disconnected writer makes one last attempt and
+     * gives up; everything not written counts as dropped. (Before: close took about 8 s.)
+     */
+    @Test
+    void closingWithNothingListeningMakesOneLastAttemptInsteadOfRetryingForTheShutdownTimeout() throws Exception {
+        int port = deadPort();
+        Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.port", String.valueOf(port),
+                "flush.interval.ms", "10")));
+        long closeNanos;
+        try {
+            EventType ev = m.eventType("n", EventField.longField("n"));
+            for (long k = 0; k < 1000; k++) ev.begin().putLong(k).end();
+            Thread.sleep(300); // the writer is in its reconnect back-off now
+        } finally {
+            long t0 = System.nanoTime();
+            m.close();
+            closeNanos = System.nanoTime() - t0;
+        }
+        assertThat(closeNanos).as("close() with the default shutdown.timeout.ms of 10 s").isLessThan(2_000_000_000L);
+        Counters c = m.counters();
+        assertThat(c.produced()).isEqualTo(1000);
+        assertThat(c.written()).isZero();
+        assertThat(c.dropped(DropReason.WRITER_FAILED)).isEqualTo(1000);
+    }
+
+    /**
+     * The counterpart: a receiver that is slow but reading gets everything at close (the shutdown
+     * timeout, not the one-last-attempt rule, bounds a writer that makes progress).
+     */
+    @Test
+    void aSlowButLiveReceiverGetsEverythingAtClose() throws Exception {
+        server = new Server();
+        server.readDelayMillis = 20;
+        Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.port", String.valueOf(server.port()),
+                "frame.bytes", "4096", "buffer.bytes", "1048576", "policy", "drop")));
+        long total = 20_000; // about 60 frames of 4 KiB: about 1.2 s at one frame per 20 ms
+        try {
+            EventType ev = m.eventType("n", EventField.longField("n"));
+            for (long k = 0; k < total; k++) ev.begin().putLong(k).end();
+        } finally {
+            m.close();
+        }
+        server.awaitServed(1);
+        boolean[] complete = new boolean[1];
+        List<Long> values = eventValues(server.bytes(0), new ArrayList<>(), complete);
+        assertThat(complete[0]).as("stream ends with its trailer").isTrue();
+        assertThat(values).hasSize((int) total);
+        assertThat(m.counters().written()).isEqualTo(total);
     }
 
     @Test

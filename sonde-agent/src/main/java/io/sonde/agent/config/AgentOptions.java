@@ -12,6 +12,8 @@ import java.util.Map;
  * @param methods which methods get a probe
  * @param threads which threads are monitored
  * @param executors whether trace context follows tasks handed to executors
+ * @param probesOn whether probes start switched on ({@code probes=off}: every probe starts off
+ *     and is switched on later through JMX)
  * @param jmx whether the {@code io.sonde:type=Probes} MBean is registered
  * @param verbose whether the agent logs each instrumented class to stderr
  * @param coreSettings every other key, in the order given, for the core's configuration
@@ -21,6 +23,7 @@ public record AgentOptions(
         MethodFilter methods,
         ThreadFilter threads,
         boolean executors,
+        boolean probesOn,
         boolean jmx,
         boolean verbose,
         Map<String, String> coreSettings,

@@ -34,7 +34,7 @@ public final class OptionsParser {
     public static final String INLINE = "-javaagent options";
 
     private static final String AGENT_KEYS =
-            "config, include, exclude, include.thread, exclude.thread, cpu, executors, jmx, verbose";
+            "config, include, exclude, include.thread, exclude.thread, cpu, executors, probes, jmx, verbose";
 
     private final List<Rule> methodRules = new ArrayList<>();
     private final List<Rule> threadRules = new ArrayList<>();
@@ -42,6 +42,7 @@ public final class OptionsParser {
     private final List<String> sources = new ArrayList<>();
     private final List<String> errors = new ArrayList<>();
     private boolean executors = true;
+    private boolean probesOn = true;
     private boolean jmx = true;
     private boolean verbose = false;
     private int fileDepth;
@@ -71,7 +72,8 @@ public final class OptionsParser {
 
     private Result result() {
         AgentOptions o = new AgentOptions(
-                new MethodFilter(methodRules), new ThreadFilter(threadRules), executors, jmx, verbose, core, sources);
+                new MethodFilter(methodRules), new ThreadFilter(threadRules), executors, probesOn, jmx, verbose, core,
+                sources);
         return new Result(o, List.copyOf(errors));
     }
 
@@ -109,6 +111,7 @@ public final class OptionsParser {
             case "include.thread", "include_thread" -> threadRules(true, value, original, where);
             case "exclude.thread", "exclude_thread" -> threadRules(false, value, original, where);
             case "executors" -> executors = bool(value, original, where, executors);
+            case "probes" -> probesOn = bool(value, original, where, probesOn);
             case "jmx" -> jmx = bool(value, original, where, jmx);
             case "verbose" -> verbose = bool(value, original, where, verbose);
             case "cpu" -> coreSetting("cpu.time", value, original, where);

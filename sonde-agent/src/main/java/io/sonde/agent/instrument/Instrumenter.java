@@ -41,16 +41,20 @@ public final class Instrumenter {
     private final ProbeCatalog catalog;
     private final boolean verbose;
     private final ClassFileLocator agentClasses;
+    private final boolean clearAtWorkerLoops;
     private final AtomicInteger transformedClasses = new AtomicInteger();
     private final Set<String> failedClasses = ConcurrentHashMap.newKeySet();
 
     /**
      * @param agentClasses where the advice class files are read from (the agent jar: classes on
      *     the bootstrap class path have no class loader to ask for their bytes)
+     * @param clearAtWorkerLoops true (trace propagation on): the {@link WorkerLoops} get advice
+     *     that clears the trace parent their thread inherited from its starter, selected or not
      */
-    public Instrumenter(
-            Instrumentation inst, MethodFilter filter, ProbeCatalog catalog, boolean verbose, ClassFileLocator agentClasses) {
+    public Instrumenter(Instrumentation inst, MethodFilter filter, ProbeCatalog catalog, boolean verbose,
+            ClassFileLocator agentClasses, boolean clearAtWorkerLoops) {
         this.inst = inst;
+        this.clearAtWorkerLoops = clearAtWorkerLoops;
         this.agentClasses = agentClasses;
         this.filter = filter;
         this.catalog = catalog;
@@ -66,7 +70,9 @@ public final class Instrumenter {
         Advice advice = Advice.withCustomMapping()
                 .bind(new ProbeIdMapping(catalog))
                 .to(ProbeAdvice.class, agentClasses);
-        ElementMatcher<TypeDescription> candidateType = type -> filter.maySelectClass(type.getName());
+        Advice loopAdvice = Advice.to(io.sonde.agent.propagation.ExecutorAdvice.WorkerLoop.class, agentClasses);
+        ElementMatcher<TypeDescription> candidateType = type -> filter.maySelectClass(type.getName())
+                || (clearAtWorkerLoops && WorkerLoops.hasLoops(type.getName()));
 
         // Byte Buddy skips synthetic methods unless told otherwise; lambda bodies are synthetic.
         new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED).ignore(ElementMatchers.none()))
@@ -77,7 +83,9 @@ public final class Instrumenter {
                 .with(new Reporting())
                 .ignore(Instrumenter::ignored)
                 .type(candidateType)
-                .transform((builder, type, loader, module, domain) -> builder.visit(advice.on(selected(type))))
+                .transform((builder, type, loader, module, domain) -> builder
+                        .visit(advice.on(selected(type)))
+                        .visit(loopAdvice.on(loops(type))))
                 .installOn(inst);
     }
 
@@ -108,13 +116,23 @@ public final class Instrumenter {
         return transformedClasses.get();
     }
 
+    /** Methods that get a probe: selected by the patterns, with a body, and not a worker loop. */
     private ElementMatcher<MethodDescription> selected(TypeDescription type) {
         String className = type.getName();
         return isMethod()
                 .and(not(isAbstract()))
                 .and(not(isNative()))
                 .and(not(isBridge()))
-                .and(m -> filter.selects(className, m.getInternalName()));
+                .and(m -> filter.selects(className, m.getInternalName()))
+                .and(m -> !WorkerLoops.isLoop(className, m.getInternalName()));
+    }
+
+    /** The worker-loop methods of the type that get the clearing advice. */
+    private ElementMatcher<MethodDescription> loops(TypeDescription type) {
+        String className = type.getName();
+        return isMethod()
+                .and(not(isAbstract()))
+                .and(m -> clearAtWorkerLoops && WorkerLoops.isLoop(className, m.getInternalName()));
     }
 
     /** Logs each class that cannot be woven once, and counts the ones that were. */

@@ -20,6 +20,15 @@ class OptionsParserTest {
         assertThat(r.options().threads().acceptsAll()).isTrue();
         assertThat(r.options().executors()).isTrue();
         assertThat(r.options().jmx()).isTrue();
+        assertThat(r.options().probesOn()).isTrue();
+    }
+
+    @Test
+    void probesOffStartsEveryProbeSwitchedOff() {
+        assertThat(OptionsParser.parse("include=a.*,probes=off").options().probesOn()).isFalse();
+        assertThat(OptionsParser.parse("probes=off,probes=on").options().probesOn()).isTrue();
+        assertThat(OptionsParser.parse("probes=later").errors()).containsExactly(
+                "-javaagent options entry 1: option 'probes': expected on/off (true/false, yes/no), got 'later'");
     }
 
     @Test
@@ -64,7 +73,7 @@ class OptionsParserTest {
                 "-javaagent options entry 3: option 'include' has an empty pattern");
         assertThat(r.errors().get(3))
                 .startsWith("-javaagent options entry 2: unknown option 'bogus'; known options: config, include, exclude, "
-                        + "include.thread, exclude.thread, cpu, executors, jmx, verbose, writer, ")
+                        + "include.thread, exclude.thread, cpu, executors, probes, jmx, verbose, writer, ")
                 .doesNotContain(", config,");
     }
 

@@ -86,12 +86,13 @@ public final class LogSource implements RecordSource {
     @Override
     public List<InputProblem> read(RecordHandler h, ProgressListener progress) {
         List<InputProblem> problems = new ArrayList<>();
-        Map<UUID, Integer> agentIndex = new HashMap<>();
+        // an agent id that ran several times (same agent.id) is one agent per run: ids and traces restart
+        Map<String, Integer> agentIndex = new HashMap<>();
         long doneBytes = 0;
         for (AgentLog log : logs) {
             long logBytes = 0;
             for (Path seg : log.segments()) logBytes += size(seg);
-            LogReading reading = new LogReading(h, agentIndex, problems);
+            LogReading reading = new LogReading(h, log.run(), agentIndex, problems);
             try (SondeReader r = log.open().includeDefinitions(true).recover(reading::problem)) {
                 reading.read(r, progress, doneBytes);
                 ReadEnd end = r.end();
@@ -120,7 +121,8 @@ public final class LogSource implements RecordSource {
      */
     private final class LogReading {
         private final RecordHandler h;
-        private final Map<UUID, Integer> agentIndex;
+        private final int run;
+        private final Map<String, Integer> agentIndex;
         private final List<InputProblem> problems;
         private int agent = -1;
         private long problemCount;
@@ -129,8 +131,9 @@ public final class LogSource implements RecordSource {
         private boolean trailerMismatch;
         private boolean trailerRead;
 
-        LogReading(RecordHandler h, Map<UUID, Integer> agentIndex, List<InputProblem> problems) {
+        LogReading(RecordHandler h, int run, Map<String, Integer> agentIndex, List<InputProblem> problems) {
             this.h = h;
+            this.run = run;
             this.agentIndex = agentIndex;
             this.problems = problems;
         }
@@ -176,10 +179,10 @@ public final class LogSource implements RecordSource {
                     FrameHeader f = r.frame();
                     if (agent < 0) {
                         UUID id = f.agentId();
-                        Integer known = agentIndex.get(id);
+                        Integer known = agentIndex.get(id + "#" + run);
                         if (known == null) {
                             known = agentIndex.size();
-                            agentIndex.put(id, known);
+                            agentIndex.put(id + "#" + run, known);
                             h.onAgent(new AgentInfo(known, id, f.host(), f.pid()));
                         }
                         agent = known;

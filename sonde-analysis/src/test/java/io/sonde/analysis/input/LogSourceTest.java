@@ -98,6 +98,30 @@ class LogSourceTest {
     }
 
     @Test
+    void twoRunsWithTheSameAgentIdInOneFolderAreTwoAgentRunsBothRead() throws IOException {
+        // run 1: segments 0 and 1 with a trailer; run 2 (same agent id, sequence from 0 again):
+        // segment 2, as the file writer numbers it after the earlier run's segments
+        LogFileWriter first = GoldenFiles.open(dir, GoldenFiles.AGENT_A);
+        GoldenFiles.orderTrace(first, 1, GoldenFiles.MONO + S);
+        first.rollSegment();
+        GoldenFiles.orderTrace(first, 2, GoldenFiles.MONO + 2 * S);
+        first.close();
+        Path elsewhere = Files.createDirectory(dir.resolve("elsewhere"));
+        LogFileWriter second = GoldenFiles.open(elsewhere, GoldenFiles.AGENT_A);
+        GoldenFiles.orderTrace(second, 1, GoldenFiles.MONO + S); // the same trace id again
+        second.close();
+        Files.move(second.segmentFile(0), first.segmentFile(2));
+        Files.delete(elsewhere);
+
+        AnalysisResult r = analyse(List.of(dir));
+        assertThat(r.problems()).isEmpty();
+        assertThat(r.agents()).extracting(AgentInfo::id).containsExactly(GoldenFiles.AGENT_A, GoldenFiles.AGENT_A);
+        assertThat(count(r, "Shop.order")).isEqualTo(3);
+        assertThat(r.counters().traces).isEqualTo(3);
+        assertThat(r.counters().trailers).isEqualTo(2);
+    }
+
+    @Test
     void aCorruptFrameGivesAnErrorWithFileAndOffsetAndPartialResults() throws IOException {
         LogFileWriter w = GoldenFiles.open(dir, GoldenFiles.AGENT_A);
         GoldenFiles.orderTrace(w, 1, GoldenFiles.MONO + S);

@@ -222,7 +222,7 @@ class ReceiverTest {
         start();
         UUID agent = new UUID(6, 6);
         TestStreams.Built first = TestStreams.build(agent, 61, 3, false);
-        TestStreams.Built second = TestStreams.build(agent, 62, 2, true);
+        TestStreams.Built second = TestStreams.build(agent, 62, 2, true, first.frameOffsets.size());
         try (Socket s = connect()) {
             send(s, first.bytes, 0, first.bytes.length, new Random(6));
         }

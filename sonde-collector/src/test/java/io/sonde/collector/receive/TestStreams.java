@@ -14,11 +14,20 @@ final class TestStreams {
 
     /** A stream: header, registry frame, frames of random enter/exit/event records, and trailer. */
     static Built build(UUID agent, long seed, int dataFrames, boolean trailer) {
+        return build(agent, seed, dataFrames, trailer, 0);
+    }
+
+    /**
+     * Like {@link #build(UUID, long, int, boolean)} with frame sequence numbers from
+     * {@code firstSequence}: a reconnecting agent continues its numbering (0 would mean the agent
+     * restarted, a new run of the agent id).
+     */
+    static Built build(UUID agent, long seed, int dataFrames, boolean trailer, long firstSequence) {
         Random rnd = new Random(seed);
         StreamBytes s = new StreamBytes(agent, "host-" + (seed % 100), 1000 + (int) (seed % 1000));
         List<Integer> frameStarts = new ArrayList<>();
         ByteArrayOutputStream frames = new ByteArrayOutputStream();
-        long seq = 0;
+        long seq = firstSequence;
         long t = 1_000_000;
         RecordBytes defs = new RecordBytes().probeDef(1, "a.B.c", "()V").probeDef(2, "a.B.d", "(J)I").stringDef(1, "x.Y")
                 .eventDef(1, "ev", 3, "n").threadDef(11, "w-11").threadDef(12, "w-12");

@@ -530,6 +530,21 @@ public final class ThreadBuffer extends Pad3 {
         this.parentForEveryTrace = forEveryTrace;
     }
 
+    /** Parent trace id set for the next trace(s) by {@link #setParent}, 0 when none (so a hand-off can restore it). */
+    public long pendingParentTraceId() {
+        return parentTraceId;
+    }
+
+    /** Parent order index set by {@link #setParent}, -1 when none. */
+    public int pendingParentOrderIndex() {
+        return parentOrderIndex;
+    }
+
+    /** Whether the parent set by {@link #setParent} applies to every trace the thread starts. */
+    public boolean pendingParentForEveryTrace() {
+        return parentForEveryTrace;
+    }
+
     // =====================================================================================
     // Consumer side (writer thread) and counters
     // =====================================================================================

@@ -30,6 +30,13 @@ public enum ConfigKey {
             return range(v, 4096, Long.MAX_VALUE);
         }
     },
+    FILE_MODE("file.mode", "600", "permissions of new segment files, three octal digits (owner, group, others);"
+            + " applied at creation on POSIX file systems, the umask still applies") {
+        @Override
+        String check(String v) {
+            return v.trim().matches("[0-7]{3}") ? null : "must be three octal digits such as 600 or 640";
+        }
+    },
     TEXT_OUT("text.out", "stdout", "text writer target: stdout, stderr or a file path") {
         @Override
         String check(String v) {

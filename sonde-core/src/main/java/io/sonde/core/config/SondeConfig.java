@@ -27,6 +27,12 @@ import java.util.UUID;
 public final class SondeConfig {
     /** Environment variables with the SONDE_ prefix that belong to the launcher, not to the monitor. */
     private static final Set<String> FOREIGN_ENVIRONMENT = Set.of("SONDE_JAVA_OPTS", "SONDE_HOME", "SONDE_AGENT_JAR");
+    /**
+     * System properties with the sonde. prefix that belong to the agent's JMX connector
+     * ({@code io.sonde.core.control.LoopbackConnector} publishes them), not to the monitor.
+     */
+    private static final Set<String> FOREIGN_PROPERTIES = Set.of("sonde.control.agent", "sonde.control.url",
+            "sonde.control.token");
 
     private final Map<ConfigKey, String> values;
     private final Map<ConfigKey, String> sources;
@@ -78,7 +84,7 @@ public final class SondeConfig {
         }
         Map<ConfigKey, String[]> sysLayer = new LinkedHashMap<>();
         for (String name : new java.util.TreeSet<>(sys.stringPropertyNames())) {
-            if (!name.startsWith("sonde.")) continue;
+            if (!name.startsWith("sonde.") || FOREIGN_PROPERTIES.contains(name)) continue;
             String source = "system property " + name;
             ConfigKey k = ConfigKey.byKey(name.substring("sonde.".length()));
             String v = sys.getProperty(name);
@@ -135,17 +141,18 @@ public final class SondeConfig {
             int eq = line.indexOf('=');
             int colon = line.indexOf(':');
             int sep = eq < 0 ? colon : colon < 0 ? eq : Math.min(eq, colon);
+            // a configuration file may hold secrets: errors name file, line and key, never the line's text or value
             if (sep <= 0) {
-                throw new ConfigException("line '" + line + "' is not 'key = value' (" + source + ")");
+                throw new ConfigException("the line is not 'key = value' (" + source + "; its text is not shown)");
             }
             String key = line.substring(0, sep).strip();
             String value = line.substring(sep + 1).strip();
             ConfigKey k = ConfigKey.byKey(key);
-            if (k == null) throw unknown(key, value, source);
+            if (k == null) throw unknown(key, null, source);
             if (k == ConfigKey.CONFIG) {
                 throw new ConfigException("key 'config' is not allowed inside a configuration file (" + source + ")");
             }
-            out.put(k, new String[] {check(k, value, source), source});
+            out.put(k, new String[] {check(k, value, null, source), source});
         }
         return out;
     }
@@ -196,20 +203,29 @@ public final class SondeConfig {
         return lines;
     }
 
+    /**
+     * The value of an unknown key is never shown: a misspelt key may well be a secret's (a token),
+     * and this message ends up in application logs.
+     */
     private static ConfigException unknown(String key, String value, String source) {
         StringBuilder known = new StringBuilder();
         for (ConfigKey k : ConfigKey.values()) {
             if (known.length() > 0) known.append(", ");
             known.append(k.key());
         }
-        return new ConfigException("unknown configuration key '" + key + "' (value '" + value + "', " + source
-                + "); known keys: " + known);
+        return new ConfigException("unknown configuration key '" + key + "' (" + source + "); known keys: " + known);
     }
 
     private static String check(ConfigKey k, String value, String source) {
+        return check(k, value, value, source);
+    }
+
+    /** @param shown the value as shown in the error, or null to leave it out (values from a file) */
+    private static String check(ConfigKey k, String value, String shown, String source) {
         String problem = k.check(value);
         if (problem != null) {
-            throw new ConfigException("bad value '" + value + "' for key '" + k.key() + "' (" + source + "): " + problem);
+            throw new ConfigException("bad value " + (shown != null ? "'" + shown + "' " : "") + "for key '" + k.key()
+                    + "' (" + source + (shown != null ? "" : "; the value is not shown") + "): " + problem);
         }
         return value.trim();
     }

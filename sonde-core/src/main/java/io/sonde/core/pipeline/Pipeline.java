@@ -140,6 +140,7 @@ public final class Pipeline implements RingHost, ProbeHost, WriterLoop.Source {
      * variant passes the thread's own values. Package-private for deterministic tests.
      */
     ThreadBuffer newBuffer(Thread owner, long threadId, String name, int ordinal, int capacity) {
+        ThreadBuffer b;
         synchronized (lock) {
             boolean ring = liveRings < maxRings;
             if (ring) {
@@ -147,11 +148,16 @@ public final class Pipeline implements RingHost, ProbeHost, WriterLoop.Source {
                 liveRings++;
             }
             int ord = ordinal > 0 ? ordinal : ++ordinals;
-            ThreadBuffer b = new ThreadBuffer(ring ? capacity : 0, dropWhenFull, blockNanos, this, owner, threadId, ord);
+            b = new ThreadBuffer(ring ? capacity : 0, dropWhenFull, blockNanos, this, owner, threadId, ord);
             buffers.add(b);
             bufferArray = buffers.toArray(new ThreadBuffer[0]);
-            return b;
         }
+        // New threads often come as others end (thread churn). Rings of dead threads are released
+        // only by a drain; waiting for the next flush interval let up to buffers.max of them pile
+        // up (256 MiB with the defaults: 5000 short-lived threads ran a 128 MB heap out of memory,
+        // ThreadChurnIT). Waking the writer now keeps the dead rings to those of one drain.
+        wakeWriter();
+        return b;
     }
 
     @Override

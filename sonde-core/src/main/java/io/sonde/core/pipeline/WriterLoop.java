@@ -2,6 +2,7 @@ package io.sonde.core.pipeline;
 
 import io.sonde.core.buffer.ThreadBuffer;
 import io.sonde.core.log.SondeLog;
+import io.sonde.core.writer.FrameDroppedException;
 import io.sonde.core.writer.Writer;
 import io.sonde.core.writer.WriterContext;
 import io.sonde.format.DropReason;
@@ -131,7 +132,8 @@ final class WriterLoop implements Runnable, WriterContext {
 
     /**
      * Asks the loop to finish: one more drain, the last frame, the trailer, closing the writer.
-     * Writers that retry (tcp) give up at 80 % of {@code timeoutMs}, leaving time for the trailer.
+     * Writers that retry (tcp) give up at 80 % of {@code timeoutMs} at the latest, leaving time for
+     * the trailer; a tcp writer that is not connected gives up after one last attempt.
      */
     synchronized void requestStop(long timeoutMs) {
         if (state == State.NEW || state == State.RUNNING) {
@@ -218,6 +220,10 @@ final class WriterLoop implements Runnable, WriterContext {
             } catch (IOException | RuntimeException e) {
                 fail("cannot write the trailer", e);
             }
+        }
+        if (failed) {
+            // the stream has no trailer: the log is the only place left for the final counts
+            SondeLog.warn("writer.summary", "the stream ends without a trailer; final counts: " + c);
         }
         try {
             writer.close();
@@ -440,6 +446,8 @@ final class WriterLoop implements Runnable, WriterContext {
                     recordsWritten += records;
                     bytesWritten += bytes;
                     framesWritten++;
+                } catch (FrameDroppedException e) {
+                    countDropped(DropReason.WRITER_FAILED, records); // this frame only: the writer stays usable (it reported why)
                 } catch (IOException | RuntimeException e) {
                     countDropped(DropReason.WRITER_FAILED, records);
                     fail("writing a frame failed", e);

@@ -9,18 +9,28 @@ import java.nio.ByteOrder;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Sends frames to a receiver over TCP. Each connection starts with the stream header and registry
  * frames. When a write fails, the writer reconnects with exponential back-off (100 ms doubling up
  * to 5 s, with jitter) and re-sends the failed frame on the new connection with a new sequence
  * number. Meanwhile the writer thread is held here and stops draining, so the rings are the memory
- * bound and the producers' full-ring policy applies. While the pipeline is closing, it gives up
- * at the close deadline (the frame's records then count as dropped, reason writer failed).
+ * bound and the producers' full-ring policy applies.
+ *
+ * <p>While the pipeline is closing, a writer that is not connected makes one last connection
+ * attempt (timeout at most {@link #FINAL_CONNECT_TIMEOUT_MS}) and, if that fails, gives up at once:
+ * the frame's records, and everything the final drain still hands it, count as dropped (reason
+ * writer failed). Without this, a program whose receiver is down would wait at exit for most of
+ * {@code shutdown.timeout.ms}. A connected writer keeps sending until the close deadline, so a slow
+ * but live receiver still gets everything; if its connection breaks during the close, the same one
+ * last attempt applies.
  */
 public final class TcpWriter implements Writer {
     static final long MIN_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     static final long MAX_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(5);
+    /** Upper bound of the connect timeout of the one attempt a closing, disconnected writer makes. */
+    static final int FINAL_CONNECT_TIMEOUT_MS = 1_000;
 
     private final String host;
     private final int port;
@@ -62,8 +72,11 @@ public final class TcpWriter implements Writer {
         }
         long backoff = MIN_BACKOFF_NANOS;
         for (; ; ) {
+            // an attempt begun while closing is the last one (see the class comment)
+            boolean last = context.closing();
             try {
-                connect(); // stream header + registry frames first, so the frame is sealed after them
+                // stream header + registry frames first, so the frame is sealed after them
+                connect(last ? finalConnectTimeoutMs() : connectTimeoutMs);
                 if (sealed) {
                     context.reseal(frame); // a re-sent frame gets a new sequence number
                 } else {
@@ -75,19 +88,27 @@ public final class TcpWriter implements Writer {
                 return;
             } catch (IOException e) {
                 disconnect();
-                if (context.closing() && System.nanoTime() >= context.closeDeadlineNanos()) {
-                    throw new IOException("tcp writer to " + host + ":" + port + " gave up at close: " + (e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName()), e);
+                if (last || (context.closing() && System.nanoTime() >= context.closeDeadlineNanos())) {
+                    throw new IOException("tcp writer to " + host + ":" + port + " gave up at close, not connected"
+                            + " and the last connection attempt failed: "
+                            + (e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName()), e);
                 }
-                sleep(jitter(backoff));
+                sleep(jitter(backoff)); // returns early once the pipeline is closing
                 backoff = Math.min(MAX_BACKOFF_NANOS, backoff * 2);
             }
         }
     }
 
-    private void connect() throws IOException {
+    /** The last attempt's connect timeout: short, and never past the close deadline. */
+    private int finalConnectTimeoutMs() {
+        long left = TimeUnit.NANOSECONDS.toMillis(context.closeDeadlineNanos() - System.nanoTime());
+        return (int) Math.max(1, Math.min(left, Math.min(connectTimeoutMs, FINAL_CONNECT_TIMEOUT_MS)));
+    }
+
+    private void connect(int timeoutMs) throws IOException {
         SocketChannel ch = SocketChannel.open();
         try {
-            ch.socket().connect(new InetSocketAddress(host, port), connectTimeoutMs);
+            ch.socket().connect(new InetSocketAddress(host, port), timeoutMs);
             ch.socket().setTcpNoDelay(true);
             channel = ch;
             header.rewind();
@@ -123,17 +144,15 @@ public final class TcpWriter implements Writer {
         return nanos / 2 + ThreadLocalRandom.current().nextLong(nanos / 2 + 1);
     }
 
+    /**
+     * Waits {@code nanos} unless the pipeline starts closing (its stop request unparks this thread)
+     * or the thread is interrupted.
+     */
     private void sleep(long nanos) {
         long end = System.nanoTime() + nanos;
-        long step = TimeUnit.MILLISECONDS.toNanos(20);
-        while (System.nanoTime() < end) {
-            if (context.closing() && System.nanoTime() >= context.closeDeadlineNanos()) return;
-            try {
-                Thread.sleep(Math.max(1, Math.min(step, end - System.nanoTime()) / 1_000_000));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
+        for (long left = nanos; left > 0; left = end - System.nanoTime()) {
+            if (context.closing() || Thread.currentThread().isInterrupted()) return; // time for the last attempt
+            LockSupport.parkNanos(this, left);
         }
     }
 

@@ -13,7 +13,8 @@ public final class Writers {
             case "discard":
                 return new DiscardWriter();
             case "file":
-                return new FileWriter(Path.of(c.get(ConfigKey.FILE_DIR)), c.getLong(ConfigKey.FILE_SEGMENT_BYTES));
+                return new FileWriter(Path.of(c.get(ConfigKey.FILE_DIR)), c.getLong(ConfigKey.FILE_SEGMENT_BYTES),
+                        c.get(ConfigKey.FILE_MODE));
             case "text":
                 return new TextWriter(c.get(ConfigKey.TEXT_OUT));
             case "tcp":

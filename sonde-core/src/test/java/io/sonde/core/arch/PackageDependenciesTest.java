@@ -36,7 +36,8 @@ class PackageDependenciesTest {
         ALLOWED.put("io.sonde.core.buffer", List.of("io.sonde.format"));
         // format.read: the text writer renders frames with the reader's RecordCursor and RecordText.
         ALLOWED.put("io.sonde.core.writer",
-                List.of("io.sonde.core.config", "io.sonde.format", "io.sonde.format.write", "io.sonde.format.read"));
+                List.of("io.sonde.core.config", "io.sonde.core.log", "io.sonde.format", "io.sonde.format.write",
+                        "io.sonde.format.read"));
         ALLOWED.put("io.sonde.core.config", List.of());
         ALLOWED.put("io.sonde.core.log", List.of());
         // The JMX control client and its MBean interface: used by the agent, the CLI and the bench,

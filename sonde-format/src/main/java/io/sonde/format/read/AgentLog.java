@@ -15,9 +15,11 @@ public final class AgentLog {
     private final UUID agentId;
     private final List<Path> segments;
     private final List<Integer> indexes;
+    private final int run;
 
-    AgentLog(UUID agentId, List<Path> segments, List<Integer> indexes) {
+    AgentLog(UUID agentId, List<Path> segments, List<Integer> indexes, int run) {
         this.agentId = agentId;
+        this.run = run;
         this.segments = List.copyOf(segments);
         this.indexes = List.copyOf(indexes);
     }
@@ -37,6 +39,14 @@ public final class AgentLog {
         return indexes;
     }
 
+    /**
+     * Which run of this agent id in its folder the log is: 0 for the first, 1 for the next run
+     * that used the same agent id (its first segment starts again at frame sequence 0), and so on.
+     */
+    public int run() {
+        return run;
+    }
+
     /** Opens a reader over all segments in order. */
     public SondeReader open() throws IOException {
         return new SondeReader(this);
@@ -44,6 +54,6 @@ public final class AgentLog {
 
     @Override
     public String toString() {
-        return (agentId == null ? segments.get(0).toString() : "agent " + agentId) + " (" + segments.size() + " segment" + (segments.size() == 1 ? "" : "s") + ")";
+        return (agentId == null ? segments.get(0).toString() : "agent " + agentId + (run > 0 ? " run " + run : "")) + " (" + segments.size() + " segment" + (segments.size() == 1 ? "" : "s") + ")";
     }
 }

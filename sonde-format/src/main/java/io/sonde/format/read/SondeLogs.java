@@ -1,9 +1,12 @@
 package io.sonde.format.read;
 
+import io.sonde.format.Format;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -28,7 +31,9 @@ public final class SondeLogs {
     /**
      * The agent logs under path. A regular file is one log of one segment. A directory is searched
      * together with its immediate sub-directories for {@code *.sonde} files; segment files of one
-     * agent in one directory form one log ordered by segment index.
+     * agent in one directory form one log ordered by segment index, or several logs when the agent
+     * ran several times with the same agent id (a segment starting at frame sequence 0 starts a
+     * new run; see {@link AgentLog#run()}).
      *
      * @throws FormatException ({@link FormatProblem#NO_STREAM}) if the path does not exist
      */
@@ -61,16 +66,55 @@ public final class SondeLogs {
             }
         }
         for (Map.Entry<String, TreeMap<Integer, Path>> e : grouped.entrySet()) {
-            logs.add(new AgentLog(agents.get(e.getKey()), new ArrayList<>(e.getValue().values()), new ArrayList<>(e.getValue().keySet())));
+            splitRuns(agents.get(e.getKey()), e.getValue(), logs);
         }
         return logs;
+    }
+
+    /**
+     * Splits one agent's segments (in index order) into runs: a segment whose first frame has
+     * sequence number 0 starts a new run (an agent restarted with the same agent id; sequence
+     * numbers only restart with the agent). Each run is a log of its own, so a second run's
+     * registry, trace ids and trailer are not taken as a continuation of the first run's.
+     */
+    private static void splitRuns(UUID agent, TreeMap<Integer, Path> segments, List<AgentLog> logs) throws IOException {
+        List<Path> files = new ArrayList<>();
+        List<Integer> indexes = new ArrayList<>();
+        int run = 0;
+        for (Map.Entry<Integer, Path> s : segments.entrySet()) {
+            if (!files.isEmpty() && firstSequence(s.getValue()) == 0) {
+                logs.add(new AgentLog(agent, files, indexes, run++));
+                files = new ArrayList<>();
+                indexes = new ArrayList<>();
+            }
+            files.add(s.getValue());
+            indexes.add(s.getKey());
+        }
+        logs.add(new AgentLog(agent, files, indexes, run));
+    }
+
+    /**
+     * The sequence number of a segment file's first frame, or -1 if the file does not start with
+     * a stream header and a frame header (the reader reports what is wrong when it gets there).
+     */
+    static long firstSequence(Path segment) throws IOException {
+        int need = Format.STREAM_HEADER_BYTES + Format.FRAME_OFF_SEQUENCE + 8;
+        byte[] b = new byte[need];
+        try (InputStream in = Files.newInputStream(segment)) {
+            if (in.readNBytes(b, 0, need) < need) return -1;
+        }
+        if (!Arrays.equals(b, 0, Format.STREAM_MAGIC.length, Format.STREAM_MAGIC, 0, Format.STREAM_MAGIC.length)
+                || LittleEndian.i32(b, Format.STREAM_HEADER_BYTES + Format.FRAME_OFF_MAGIC) != Format.FRAME_MAGIC) {
+            return -1;
+        }
+        return LittleEndian.i64(b, Format.STREAM_HEADER_BYTES + Format.FRAME_OFF_SEQUENCE);
     }
 
     private static AgentLog single(Path file) {
         Matcher m = SEGMENT_NAME.matcher(file.getFileName().toString());
         if (m.matches()) {
-            return new AgentLog(UUID.fromString(m.group(1)), List.of(file), List.of(Integer.parseInt(m.group(2))));
+            return new AgentLog(UUID.fromString(m.group(1)), List.of(file), List.of(Integer.parseInt(m.group(2))), 0);
         }
-        return new AgentLog(null, List.of(file), List.of(-1));
+        return new AgentLog(null, List.of(file), List.of(-1), 0);
     }
 }

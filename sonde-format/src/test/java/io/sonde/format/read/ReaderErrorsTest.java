@@ -311,6 +311,34 @@ class ReaderErrorsTest {
     }
 
     @Test
+    void aSegmentStartingAgainAtSequenceZeroStartsANewRunOfTheAgent() throws IOException {
+        // run 0: segments 0 and 1 ending with a trailer; run 1 (agent restarted with the same id): segment 2
+        Files.write(tmp.resolve("sonde-" + AGENT + "-000000.sonde"),
+                stream().data(0, 0, 0, 0L, defs(), 7L, new RecordBytes().enter(1, 1)).segmentEnd(1, 0, 0, 1).toBytes());
+        Files.write(tmp.resolve("sonde-" + AGENT + "-000001.sonde"),
+                stream().data(2, 0, 0, 0L, defs(), 7L, new RecordBytes().exit(1, 2)).trailer(3, 0, 0, 2, 2).toBytes());
+        Files.write(tmp.resolve("sonde-" + AGENT + "-000002.sonde"),
+                stream().data(0, 0, 0, 0L, defs(), 7L, new RecordBytes().enter(1, 5)).trailer(1, 0, 0, 1, 1).toBytes());
+        List<AgentLog> logs = SondeLogs.scan(tmp);
+        assertThat(logs).extracting(AgentLog::run).containsExactly(0, 1);
+        assertThat(logs).extracting(AgentLog::segmentIndexes).containsExactly(List.of(0, 1), List.of(2));
+        try (SondeReader r = logs.get(0).open()) {
+            assertThat(drain(r)).containsExactly("ENTER", "EXIT");
+            assertThat(r.end().complete()).isTrue();
+        }
+        try (SondeReader r = logs.get(1).open()) {
+            assertThat(drain(r)).containsExactly("ENTER");
+            assertThat(r.trailer().written()).isEqualTo(1);
+        }
+        // a segment after the trailer that does not start at sequence 0 is still an error
+        Files.write(tmp.resolve("sonde-" + AGENT + "-000003.sonde"), stream().data(2, 0, 0, 0L, defs()).toBytes());
+        try (SondeReader r = SondeLogs.scan(tmp).get(1).open()) {
+            drain(r);
+            assertThat(((FormatException) r.end().error()).problem()).isEqualTo(FormatProblem.BAD_SEGMENTS);
+        }
+    }
+
+    @Test
     void folderWithSeveralAgentsMustBeScanned() throws IOException {
         Files.write(tmp.resolve("sonde-" + AGENT + "-000000.sonde"), stream().toBytes());
         UUID other = UUID.fromString("99999999-2222-3333-4444-555555555555");
