@@ -47,7 +47,7 @@ class WorkerLoopIT {
     @Test
     void everyRequestIsItsOwnTraceAndNoTraceSpansTheRun() throws Exception {
         String options = "include=io.javalin.*;org.eclipse.jetty.*;io.sonde.agent.sample.JavalinApp$Handlers.*"
-                + ",file.dir=" + dir + ",policy=block";
+                + ",file.dir=" + dir + ",policy=block-forever"; // the test counts every record: no bounded wait
         String[] load;
         try (AgentJvm p = AgentJvm.start(Path.of(System.getProperty("java.home")), options,
                 System.getProperty("java.class.path"), "io.sonde.agent.sample.JavalinApp", String.valueOf(REQUESTS), "4")) {
@@ -95,9 +95,13 @@ class WorkerLoopIT {
         // one trace per request: the handler ran REQUESTS + 1 (warm-up) times, each in a trace of its own
         List<Trace> withRequests = traces.stream().filter(tr -> tr.hellos > 0).toList();
         assertThat(withRequests).as("traces with requests").hasSize(REQUESTS + 1).allSatisfy(tr -> assertThat(tr.hellos).isEqualTo(1));
-        // none spans the load
-        assertThat(traces).as("traces open from before the load to after it").noneMatch(
-                tr -> tr.first < loadStart && tr.last > loadEnd);
+        assertThat(withRequests).as("requests are served by the server's pool threads")
+                .allMatch(tr -> tr.thread.startsWith("JettyServerThreadPool"));
+        // no trace of the server's pool threads spans the load (a probed run loop would). Other
+        // threads may legitimately run one long execution across a short load: Javalin starts a
+        // thread at server init (JettyServer's init lambda on Thread-0) that runs for about 5 s.
+        assertThat(traces).as("pool-thread traces open from before the load to after it").noneMatch(
+                tr -> tr.thread.startsWith("JettyServerThreadPool") && tr.first < loadStart && tr.last > loadEnd);
         assertThat(traces.size()).as("traces (Jetty's own work is many small ones)").isGreaterThan(REQUESTS);
     }
 }
