@@ -220,25 +220,25 @@ public final class AnalyzeCommand implements Callable<Integer> {
         AnalysisOptions o = new AnalysisOptions();
         o.threadPattern = regex("--thread", threadPattern);
         o.operationPattern = regex("--operation", operationPattern);
-        if (from != null && from < 0) throw new UserError("--from must not be negative: " + from);
-        if (to != null && to < 0) throw new UserError("--to must not be negative: " + to);
-        if (from != null && to != null && to <= from) throw new UserError("--to (" + to + ") must be after --from (" + from + ")");
-        if (skipWarmup < 0) throw new UserError("--skip-warmup must not be negative: " + skipWarmup);
-        if (skipCooldown < 0) throw new UserError("--skip-cooldown must not be negative: " + skipCooldown);
-        if (trees < 0) throw new UserError("--trees must not be negative: " + trees);
-        if (top < 0) throw new UserError("--top must not be negative: " + top);
+        if (from != null && from < 0) throw new UsageError("--from must not be negative: " + from);
+        if (to != null && to < 0) throw new UsageError("--to must not be negative: " + to);
+        if (from != null && to != null && to <= from) throw new UsageError("--to (" + to + ") must be after --from (" + from + ")");
+        if (skipWarmup < 0) throw new UsageError("--skip-warmup must not be negative: " + skipWarmup);
+        if (skipCooldown < 0) throw new UsageError("--skip-cooldown must not be negative: " + skipCooldown);
+        if (trees < 0) throw new UsageError("--trees must not be negative: " + trees);
+        if (top < 0) throw new UsageError("--top must not be negative: " + top);
         o.fromSeconds = from;
         o.toSeconds = to;
         o.skipWarmupSeconds = skipWarmup;
         o.skipCooldownSeconds = skipCooldown;
         o.keepTrees = trees;
         if (bucketSeconds != null) {
-            if (!(bucketSeconds > 0)) throw new UserError("--bucket must be positive: " + bucketSeconds);
+            if (!(bucketSeconds > 0)) throw new UsageError("--bucket must be positive: " + bucketSeconds);
             o.bucketNanos = Math.max(1, Math.round(bucketSeconds * 1e9));
         }
         for (String g : groups) {
             int eq = g.indexOf('=');
-            if (eq <= 0 || eq == g.length() - 1) throw new UserError("--group must be NAME=REGEX, got '" + g + "'");
+            if (eq <= 0 || eq == g.length() - 1) throw new UsageError("--group must be NAME=REGEX, got '" + g + "'");
             o.groups.add(new DemandCollector.Group(g.substring(0, eq), regex("--group " + g.substring(0, eq), g.substring(eq + 1))));
         }
         if (correction.probeCost != null) o.probeCost = parseProbeCost(correction.probeCost);
@@ -261,7 +261,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
             if (wall < 0 || cpu < 0) throw new NumberFormatException();
             return new ProbeCost(wall, cpu);
         } catch (NumberFormatException e) {
-            throw new UserError("--probe-cost must be WALL_NS or WALL_NS,CPU_NS with whole non-negative numbers, got '" + s + "'");
+            throw new UsageError("--probe-cost must be WALL_NS or WALL_NS,CPU_NS with whole non-negative numbers, got '" + s + "'");
         }
     }
 
@@ -270,7 +270,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         try {
             return Pattern.compile(value);
         } catch (PatternSyntaxException e) {
-            throw new UserError(option + ": not a valid regular expression: " + e.getDescription() + " in '" + value + "'");
+            throw new UsageError(option + ": not a valid regular expression: " + e.getDescription() + " in '" + value + "'");
         }
     }
 

@@ -81,10 +81,10 @@ public final class AttachCommand implements Callable<Integer> {
         for (String o : options) {
             int eq = o.indexOf('=');
             if (eq <= 0) {
-                throw new UserError("option '" + o + "' is not KEY=VALUE");
+                throw new UsageError("option '" + o + "' is not KEY=VALUE");
             }
             if (o.contains(",")) {
-                throw new UserError("option '" + o + "' contains a comma; give each option as its own argument");
+                throw new UsageError("option '" + o + "' contains a comma; give each option as its own argument");
             }
             String key = o.substring(0, eq).trim().toLowerCase(Locale.ROOT);
             String value = o.substring(eq + 1).trim();

@@ -48,8 +48,8 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (threads < 1 || threads > 256) throw new UserError("--threads must be between 1 and 256, got " + threads);
-        if (orders < 1) throw new UserError("--orders must be positive, got " + orders);
+        if (threads < 1 || threads > 256) throw new UsageError("--threads must be between 1 and 256, got " + threads);
+        if (orders < 1) throw new UsageError("--orders must be positive, got " + orders);
         PrintStream o = System.out;
         prepare(out);
         o.printf(Locale.ROOT, "Sonde demo: %d orders on %d worker threads, binary log in %s%n%n", orders, threads, out);

@@ -47,7 +47,7 @@ public final class DumpCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (limit != null && limit < 0) {
-            throw new UserError("--limit must be 0 or more, got " + limit);
+            throw new UsageError("--limit must be 0 or more, got " + limit);
         }
         PrintWriter out = spec.commandLine().getOut();
         List<AgentLog> logs;

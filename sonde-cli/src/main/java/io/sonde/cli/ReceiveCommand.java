@@ -59,13 +59,13 @@ public final class ReceiveCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         if (port < 0 || port > 65535) {
-            throw new UserError("--port must be between 0 and 65535, got " + port);
+            throw new UsageError("--port must be between 0 and 65535, got " + port);
         }
         InetAddress address;
         try {
             address = InetAddress.getByName(bind);
         } catch (UnknownHostException e) {
-            throw new UserError("--bind: unknown address '" + bind + "'");
+            throw new UsageError("--bind: unknown address '" + bind + "'");
         }
         ReceiverLimits limits;
         try {

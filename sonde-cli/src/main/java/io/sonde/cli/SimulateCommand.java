@@ -130,51 +130,51 @@ public final class SimulateCommand implements Callable<Integer> {
         Integer clients = workload.clients;
         String arrivals = workload.arrivals;
         if (scenario != null || arrivalRate != null) {
-            throw new UserError("--scenario and --arrival-rate apply to scenario files, not to 'middleware'");
+            throw new UsageError("--scenario and --arrival-rate apply to scenario files, not to 'middleware'");
         }
         if (strategy == null) {
-            throw new UserError("--strategy is required (thread-per-client, threaded, thread-per-request or thread-pool)");
+            throw new UsageError("--strategy is required (thread-per-client, threaded, thread-per-request or thread-pool)");
         }
         Strategy st;
         try {
             st = Strategy.parse(strategy);
         } catch (IllegalArgumentException e) {
-            throw new UserError("--strategy: " + e.getMessage());
+            throw new UsageError("--strategy: " + e.getMessage());
         }
         if ((servantCpu == null) == (servantDelay == null)) {
-            throw new UserError("give exactly one of --servant-cpu DURATION and --servant-delay DURATION");
+            throw new UsageError("give exactly one of --servant-cpu DURATION and --servant-delay DURATION");
         }
         double servant = duration(servantCpu != null ? "--servant-cpu" : "--servant-delay",
                 servantCpu != null ? servantCpu : servantDelay);
         boolean exponential = switch (distribution.toLowerCase(Locale.ROOT)) {
             case "exponential" -> true;
             case "deterministic" -> false;
-            default -> throw new UserError("--distribution must be exponential or deterministic, got '" + distribution + "'");
+            default -> throw new UsageError("--distribution must be exponential or deterministic, got '" + distribution + "'");
         };
         double rate = 0;
         if (arrivals != null) {
             String a = arrivals.strip();
             if (!a.toLowerCase(Locale.ROOT).startsWith("poisson:")) {
-                throw new UserError("--arrivals must look like poisson:RATE/s, e.g. poisson:100/s; got '" + arrivals + "'");
+                throw new UsageError("--arrivals must look like poisson:RATE/s, e.g. poisson:100/s; got '" + arrivals + "'");
             }
             try {
                 rate = Durations.parseRatePerMs(a.substring("poisson:".length()));
             } catch (IllegalArgumentException e) {
-                throw new UserError("--arrivals: " + e.getMessage());
+                throw new UsageError("--arrivals: " + e.getMessage());
             }
             if (requestsPerClient != null) {
-                throw new UserError("--requests-per-client applies to closed clients; use --requests with --arrivals");
+                throw new UsageError("--requests-per-client applies to closed clients; use --requests with --arrivals");
             }
         } else {
             if (clients == null) {
-                throw new UserError("--clients N is required (or --arrivals poisson:RATE/s for an open workload)");
+                throw new UsageError("--clients N is required (or --arrivals poisson:RATE/s for an open workload)");
             }
             if (requests != null || connections != null) {
-                throw new UserError("--requests and --connections apply only with --arrivals poisson:RATE/s");
+                throw new UsageError("--requests and --connections apply only with --arrivals poisson:RATE/s");
             }
         }
         if (poolSize != null && st != Strategy.THREAD_POOL) {
-            throw new UserError("--pool-size applies only to --strategy thread-pool");
+            throw new UsageError("--pool-size applies only to --strategy thread-pool");
         }
         CalibrationProfile prof;
         try {
@@ -193,7 +193,7 @@ public final class SimulateCommand implements Callable<Integer> {
                     conns, cpuCount, scheduler == null ? "linux24" : scheduler.toLowerCase(Locale.ROOT), prof, seed, replications);
             if (servantClock != null) {
                 if (servantDelay != null) {
-                    throw new UserError("--servant-clock applies to --servant-cpu, not to --servant-delay");
+                    throw new UsageError("--servant-clock applies to --servant-cpu, not to --servant-delay");
                 }
                 cfg = cfg.withServantClock(servantClock.toLowerCase(Locale.ROOT));
             }
@@ -211,7 +211,7 @@ public final class SimulateCommand implements Callable<Integer> {
         for (String[] o : new String[][] {{"--strategy", strategy}, {"--servant-cpu", servantDemand.servantCpu}, {"--servant-clock", servantClock},
                 {"--servant-delay", servantDemand.servantDelay}, {"--arrivals", workload.arrivals}}) {
             if (o[1] != null) {
-                throw new UserError(o[0] + " applies to 'middleware', not to scenario files");
+                throw new UsageError(o[0] + " applies to 'middleware', not to scenario files");
             }
         }
         try {
@@ -230,7 +230,7 @@ public final class SimulateCommand implements Callable<Integer> {
         try {
             return Durations.parseMillis(text);
         } catch (IllegalArgumentException e) {
-            throw new UserError(option + ": " + e.getMessage());
+            throw new UsageError(option + ": " + e.getMessage());
         }
     }
 }

@@ -14,9 +14,10 @@ import picocli.CommandLine.Command;
  * own class next to this one (picocli sub-commands, some with sub-commands of their own).
  *
  * <p>Exit codes: 0 success; 2 usage error, i.e. the command line does not parse (unknown option
- * or command, a value of the wrong type, a missing parameter, mutually exclusive options); 1 a
- * run that fails, including values the command rejects after parsing ({@link UserError}, a bad
- * Sonde setting, an unreachable agent, an unreadable file). Every error is one line on stderr,
+ * or command, a value of the wrong type, a missing parameter, mutually exclusive options) or a
+ * value the command rejects after parsing ({@link UsageError}: out of range, options that do not go
+ * together); 1 a run that fails ({@link UserError}, a bad Sonde setting, an unreachable agent, an
+ * unreadable file). Every error is one line on stderr,
  * {@code sonde <command>: <problem>}, without a stack trace (set {@code SONDE_DEBUG=1} to get one
  * for an internal error).
  */
@@ -62,6 +63,11 @@ public final class SondeCommand implements Runnable {
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             PrintWriter err = commandLine.getErr();
             String name = commandLine.getCommandSpec().qualifiedName();
+            if (ex instanceof UsageError) {
+                err.println(name + ": " + ex.getMessage() + " (see '" + name + " --help')");
+                err.flush();
+                return CommandLine.ExitCode.USAGE;
+            }
             if (isFailureForUser(ex)) {
                 err.println(name + ": " + ex.getMessage());
             } else {

@@ -55,7 +55,7 @@ public final class ValidateModelCommand implements Callable<Integer> {
         Validator.Settings base = quick ? Validator.Settings.quick(prof) : Validator.Settings.full(prof);
         int reps = replications != null ? replications : base.replications();
         if (reps < 2 || reps > 1000) {
-            throw new UserError("--replications must be between 2 and 1000, got " + reps);
+            throw new UsageError("--replications must be between 2 and 1000, got " + reps);
         }
         Validator.Settings s = new Validator.Settings(prof, reps, seed, base.openRequests(), base.requestsPerClient(), base.minDurationMs());
         List<Validator.TableResult> results = new Validator(s).run();

@@ -72,7 +72,7 @@ class DemoCommandTest {
     @Test
     void badOptionsAreOneLineErrors() {
         Object[] r = CliRun.run("demo", "--threads", "0", "--out", tmp.toString());
-        assertThat(r[0]).isEqualTo(1);
+        assertThat(r[0]).isEqualTo(2);
         assertThat((String) r[2]).contains("--threads must be between 1 and 256, got 0");
     }
 }

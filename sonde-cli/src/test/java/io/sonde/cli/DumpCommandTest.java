@@ -177,7 +177,7 @@ class DumpCommandTest {
         assertThat(empty[0]).isEqualTo(1);
         assertThat((String) empty[2]).contains("no .sonde files found");
         Object[] negative = run("dump", tmp.toString(), "--limit", "-3");
-        assertThat(negative[0]).isEqualTo(1);
+        assertThat(negative[0]).isEqualTo(2);
         assertThat((String) negative[2]).contains("--limit must be 0 or more, got -3");
         Object[] garbage = run("dump", "x", "--limit", "many");
         assertThat(garbage[0]).isEqualTo(2);

@@ -57,8 +57,16 @@ class ExitCodesTest {
         long gone = ProcessHandle.allProcesses().mapToLong(ProcessHandle::pid).max().orElse(1) + 100_000;
         expect(1, "sonde probes status: no process with pid " + gone, "probes", "--pid", Long.toString(gone), "status");
         expect(1, "sonde attach: ", "attach", "--pid", Long.toString(gone), "--agent", tmp.resolve("missing.jar").toString());
-        expect(1, "sonde simulate: give exactly one of --servant-cpu DURATION and --servant-delay DURATION",
+    }
+
+    @Test
+    void valuesRejectedAfterParsingAreUsageErrors() {
+        expect(2, "sonde simulate: give exactly one of --servant-cpu DURATION and --servant-delay DURATION",
                 "simulate", "middleware", "--strategy", "thread-pool", "--clients", "2");
+        expect(2, "sonde receive: --port must be between 0 and 65535, got 70000", "receive", "--port", "70000", "--out", tmp.toString());
+        expect(2, "sonde dump: --limit must be 0 or more, got -3", "dump", tmp.toString(), "--limit", "-3");
+        expect(2, "sonde analyze: --top must not be negative: -1", "analyze", tmp.toString(), "--top", "-1", "--no-progress");
+        expect(2, "sonde demo: --threads must be between 1 and 256, got 0", "demo", "--threads", "0", "--out", tmp.toString());
     }
 
     @Test

@@ -113,7 +113,7 @@ class ReceiveCommandTest {
     @Test
     void badOptionsAreUserErrors() {
         Object[] r = DumpCommandTest.run("receive", "--port", "70000", "--out", out.toString());
-        assertThat(r[0]).isEqualTo(1);
+        assertThat(r[0]).as("a value out of range is a usage error").isEqualTo(2);
         assertThat((String) r[2]).contains("sonde receive: --port must be between 0 and 65535, got 70000");
         Object[] busy;
         try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
