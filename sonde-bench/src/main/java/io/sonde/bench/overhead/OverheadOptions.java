@@ -119,7 +119,11 @@ public record OverheadOptions(List<Integer> threads, long calls, int runs, int d
                 phases, List.copyOf(jdks), quick, out, sondeAgent, cache, timeout);
     }
 
-    private static long parseLong(String option, String value, long min) {
+    /**
+     * Parses a whole number (underscores allowed) of at least {@code min}; the error names
+     * {@code option}. Shared with the other benchmarks' option parsers.
+     */
+    public static long parseLong(String option, String value, long min) {
         long v;
         try {
             v = Long.parseLong(value.trim().replace("_", ""));
@@ -169,7 +173,8 @@ public record OverheadOptions(List<Integer> threads, long calls, int runs, int d
         return set;
     }
 
-    private static Path checkJdk(String value) {
+    /** Checks that {@code value} is a JDK home (has {@code bin/java}); shared with the other benchmarks. */
+    public static Path checkJdk(String value) {
         Path home = Path.of(value);
         if (!Files.isExecutable(home.resolve("bin").resolve("java"))) {
             throw new IllegalArgumentException("option --jdk: " + value + " is not a JDK home (no bin/java)");
