@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
@@ -50,8 +51,18 @@ public final class RealBenchmark {
         this.jdkVersion = OverheadBenchmark.jdkVersion(options.jdk());
     }
 
-    /** Runs the benchmark with the arguments that follow {@code real}. */
+    /**
+     * Runs the benchmark with the arguments that follow {@code real}; exit status 1 when a
+     * configuration was not correct (wrong results, a failed or cut run), 2 on bad options.
+     */
     public static void main(String[] args) throws Exception {
+        if (!execute(args)) {
+            System.exit(1);
+        }
+    }
+
+    /** As {@link #main}, returning whether every configuration was correct instead of exiting. */
+    public static boolean execute(String[] args) throws IOException {
         RealOptions options;
         try {
             options = RealOptions.parse(args);
@@ -62,6 +73,7 @@ public final class RealBenchmark {
         RealReport.writeJson(options.jsonFile(), results);
         System.out.println(RealReport.table(results));
         System.out.println("results: " + options.jsonFile().toAbsolutePath());
+        return results.stream().allMatch(RealResult::correct);
     }
 
     /** Runs every configuration of {@code options} and returns one result per configuration. */
@@ -100,15 +112,19 @@ public final class RealBenchmark {
         if (!reportNone) {
             frameworks.add(0, "none");
         }
-        for (String framework : frameworks) {
-            int runs = framework.equals("none") && !reportNone ? 1 : options.runs();
-            List<RunMeasure> list = new ArrayList<>();
-            for (int run = 1; run <= runs; run++) {
+        // Interleaved (run 1 of every configuration, then run 2, ...) so that drift of a shared
+        // machine hits every configuration alike.
+        for (int run = 1; run <= options.runs(); run++) {
+            for (String framework : frameworks) {
+                if (run > 1 && framework.equals("none") && !reportNone) {
+                    continue; // one unreported reference run is enough
+                }
                 Path runDir = options.out().resolve(workload.label()).resolve(framework).resolve("run-" + run);
-                System.err.printf("bench real: %s, %s, run %d of %d%n", workload.label(), framework, run, runs);
-                list.add(runOnce(framework, workload, classPath, runDir));
+                RunMeasure m = runOnce(framework, workload, classPath, runDir);
+                System.err.printf(Locale.ROOT, "bench real: %s, %s, run %d of %d: workload %s s%s%n", workload.label(),
+                        framework, run, options.runs(), m.workloadS(), m.errors().isEmpty() ? "" : ", " + m.errors());
+                measured.computeIfAbsent(framework, f -> new ArrayList<>()).add(m);
             }
-            measured.put(framework, list);
         }
         List<RunMeasure> reference = measured.get("none");
         String referenceDigest = reference.stream().map(RunMeasure::digest).filter(Objects::nonNull)

@@ -1,6 +1,6 @@
 package io.sonde.bench.real;
 
-import io.sonde.bench.overhead.OverheadOptions;
+import io.sonde.bench.common.OptionArgs;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -69,33 +69,28 @@ public record RealOptions(boolean quick, Path json, List<RealWorkload> workloads
         Long maxBytes = null;
         Long h2Ops = null;
         Long httpRequests = null;
-        for (int i = 0; i < args.length; i++) {
-            String option = args[i];
+        OptionArgs arguments = new OptionArgs(args);
+        while (arguments.next()) {
+            String option = arguments.option();
             if (option.equals("--quick")) {
                 quick = true;
                 continue;
             }
-            if (!option.startsWith("--")) {
-                throw new IllegalArgumentException("unexpected argument '" + option + "'");
-            }
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException("option " + option + " needs a value");
-            }
-            String value = args[++i];
+            String value = arguments.value();
             switch (option) {
                 case "--json" -> json = Path.of(value);
                 case "--workloads" -> workloads = parseWorkloads(value);
                 case "--frameworks" -> frameworks = parseFrameworks(value);
-                case "--runs" -> runs = (int) OverheadOptions.parseLong(option, value, 1);
-                case "--jdk" -> jdk = OverheadOptions.checkJdk(value);
+                case "--runs" -> runs = (int) OptionArgs.parseLong(option, value, 1);
+                case "--jdk" -> jdk = OptionArgs.checkJdk(value);
                 case "--agent-options" -> agentOptions = checkAgentOptions(value);
                 case "--out" -> out = Path.of(value);
                 case "--sonde-agent" -> sondeAgent = Path.of(value);
                 case "--cache" -> cache = Path.of(value);
-                case "--run-timeout" -> timeout = (int) OverheadOptions.parseLong(option, value, 1);
-                case "--max-bytes" -> maxBytes = OverheadOptions.parseLong(option, value, 1);
-                case "--h2-ops" -> h2Ops = OverheadOptions.parseLong(option, value, 1);
-                case "--http-requests" -> httpRequests = OverheadOptions.parseLong(option, value, 1);
+                case "--run-timeout" -> timeout = (int) OptionArgs.parseLong(option, value, 1);
+                case "--max-bytes" -> maxBytes = OptionArgs.parseLong(option, value, 1);
+                case "--h2-ops" -> h2Ops = OptionArgs.parseLong(option, value, 1);
+                case "--http-requests" -> httpRequests = OptionArgs.parseLong(option, value, 1);
                 default -> throw new IllegalArgumentException("unknown option " + option);
             }
         }

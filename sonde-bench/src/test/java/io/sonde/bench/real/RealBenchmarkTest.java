@@ -39,9 +39,10 @@ class RealBenchmarkTest {
             System.out.println("RealBenchmarkTest: Kieker's agent jar is not cached; running none and sonde only");
         }
         Path json = out.resolve("real.json");
-        RealBenchmark.main(new String[] {"--quick", "--workloads", "h2", "--frameworks",
+        boolean correct = RealBenchmark.execute(new String[] {"--quick", "--workloads", "h2", "--frameworks",
                 kiekerCached ? "none,sonde,kieker" : "none,sonde", "--out", out.toString(), "--json", json.toString()});
 
+        assertThat(correct).as("every configuration correct").isTrue();
         List<JsonNode> rows = new ArrayList<>();
         new ObjectMapper().readTree(json.toFile()).forEach(rows::add);
         assertThat(rows).extracting(r -> r.get("framework").asText())
