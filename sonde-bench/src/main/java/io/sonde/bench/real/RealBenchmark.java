@@ -36,6 +36,8 @@ public final class RealBenchmark {
             Pattern.compile("mbean\\.(\\w*[Ww]eav\\w*?)(Nanos|Micros|Millis|Seconds)");
 
     private final RealOptions options;
+    /** The output folder, absolute: the child JVMs run in their own folders. */
+    private final Path out;
     private final ArtifactCache cache;
     private final Path java;
     private final String jdkVersion;
@@ -46,14 +48,16 @@ public final class RealBenchmark {
 
     private RealBenchmark(RealOptions options) throws IOException {
         this.options = options;
-        this.cache = new ArtifactCache(options.cache());
+        this.out = options.out().toAbsolutePath();
+        this.cache = new ArtifactCache(options.cache().toAbsolutePath());
         this.java = options.jdk().resolve("bin").resolve("java");
         this.jdkVersion = OverheadBenchmark.jdkVersion(options.jdk());
     }
 
     /**
      * Runs the benchmark with the arguments that follow {@code real}; exit status 1 when a
-     * configuration was not correct (wrong results, a failed or cut run), 2 on bad options.
+     * configuration was not correct (wrong results, a failed or cut run) or a run failed (e.g. the
+     * agent rejected {@code --agent-options}), 2 on bad options.
      */
     public static void main(String[] args) throws Exception {
         if (!execute(args)) {
@@ -61,7 +65,7 @@ public final class RealBenchmark {
         }
     }
 
-    /** As {@link #main}, returning whether every configuration was correct instead of exiting. */
+    /** As {@link #main}, returning whether every configuration was correct and every run valid instead of exiting. */
     public static boolean execute(String[] args) throws IOException {
         RealOptions options;
         try {
@@ -73,7 +77,7 @@ public final class RealBenchmark {
         RealReport.writeJson(options.jsonFile(), results);
         System.out.println(RealReport.table(results));
         System.out.println("results: " + options.jsonFile().toAbsolutePath());
-        return results.stream().allMatch(RealResult::correct);
+        return results.stream().allMatch(r -> r.correct() && r.failedRuns() == 0);
     }
 
     /** Runs every configuration of {@code options} and returns one result per configuration. */
@@ -88,10 +92,10 @@ public final class RealBenchmark {
     }
 
     private void prepare() throws IOException {
-        Files.createDirectories(options.out());
-        appJar = AppJar.write(options.out().resolve("real-app.jar"), RealApp.class);
+        Files.createDirectories(out);
+        appJar = AppJar.write(out.resolve("real-app.jar"), RealApp.class);
         if (options.frameworks().contains("sonde")) {
-            SondeFramework sonde = new SondeFramework(options.sondeAgent(), options.out().resolve("agent"));
+            SondeFramework sonde = new SondeFramework(options.sondeAgent(), out.resolve("agent"));
             sonde.prepare();
             sondeAgent = sonde.agentJar();
             sondeVersion = sonde.version();
@@ -119,7 +123,7 @@ public final class RealBenchmark {
                 if (run > 1 && framework.equals("none") && !reportNone) {
                     continue; // one unreported reference run is enough
                 }
-                Path runDir = options.out().resolve(workload.label()).resolve(framework).resolve("run-" + run);
+                Path runDir = out.resolve(workload.label()).resolve(framework).resolve("run-" + run);
                 RunMeasure m = runOnce(framework, workload, classPath, runDir);
                 System.err.printf(Locale.ROOT, "bench real: %s, %s, run %d of %d: workload %s s%s%n", workload.label(),
                         framework, run, options.runs(), m.workloadS(), m.errors().isEmpty() ? "" : ", " + m.errors());
@@ -169,10 +173,12 @@ public final class RealBenchmark {
         } else if (outcome.exitStatus() != 0 || report.isEmpty()) {
             errors.add("run failed (exit " + outcome.exitStatus() + "): " + outcome.tail());
         }
+        boolean failed = !errors.isEmpty();
         if (framework.equals("sonde")) {
             String problem = SondeFramework.agentProblem(Files.readString(outcome.log()));
             if (problem != null) {
                 errors.add(problem);
+                failed = true;
             }
         }
         long bytes = ChildRun.sizeOf(output);
@@ -205,7 +211,7 @@ public final class RealBenchmark {
                         ? Integer.valueOf(report.get("mbean.InstrumentedClassCount")) : null,
                 agentWeaveSeconds(report), report.containsKey("loaded_classes")
                         ? Long.valueOf(report.get("loaded_classes")) : null,
-                report.get("digest"), failures, outcome.cut(), errors);
+                report.get("digest"), failures, outcome.cut(), failed, errors);
     }
 
     /**
@@ -276,6 +282,7 @@ public final class RealBenchmark {
                 executions == null ? null : Math.round(executions),
                 Math.round(median(runs, r -> (double) r.bytes())), dropped, correct,
                 (int) runs.stream().filter(r -> r.cut() != null).count(),
+                (int) runs.stream().filter(RunMeasure::failed).count(),
                 runs.stream().map(RunMeasure::workloadS).toList(), errors);
     }
 

@@ -15,7 +15,7 @@ import java.util.Locale;
  * The output of {@code sonde bench real}: a JSON array with one object per configuration (keys
  * {@code workload, framework, version, library, size, jdk, runs, startup_s, ready_s, weave_s,
  * weave_source, weave_classes, workload_s, cpu_s, total_cpu_s, executions, bytes, dropped,
- * correct, cut, workload_runs_s, errors}; unknown values are null) and a Markdown table.
+ * correct, cut, failed_runs, workload_runs_s, errors}; unknown values are null) and a Markdown table.
  */
 final class RealReport {
 
@@ -47,6 +47,7 @@ final class RealReport {
             o.put("dropped", r.dropped());
             o.put("correct", r.correct());
             o.put("cut", r.cut());
+            o.put("failed_runs", r.failedRuns());
             ArrayNode runs = o.putArray("workload_runs_s");
             r.workloadRuns().forEach(v -> runs.add(round(v)));
             ArrayNode errors = o.putArray("errors");
@@ -69,7 +70,7 @@ final class RealReport {
         b.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (RealResult r : results) {
             Double none = results.stream().filter(o -> o.workload().equals(r.workload()) && o.framework().equals("none"))
-                    .map(RealResult::workloadS).findFirst().orElse(null);
+                    .findFirst().map(RealResult::workloadS).orElse(null);
             b.append(String.format(Locale.ROOT, "| %s | %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
                     r.workload(), r.framework(), r.size(), r.runs(), num(r.startupS(), 2), num(r.readyS(), 2),
                     num(r.weaveS(), 2), r.weaveClasses() == null ? "–" : r.weaveClasses().toString(),
@@ -77,7 +78,8 @@ final class RealReport {
                     num(r.cpuS(), 2), r.executions() == null ? "?" : String.format(Locale.ROOT, "%,d", r.executions()),
                     r.bytes() == null ? "?" : String.format(Locale.ROOT, "%,d", r.bytes()),
                     r.dropped() == null ? "?" : r.dropped().toString(),
-                    r.correct() ? "yes" : "**no**" + (r.cut() > 0 ? " (" + r.cut() + " cut)" : "")));
+                    (r.correct() ? "yes" : "**no**") + (r.failedRuns() > 0 ? " (" + r.failedRuns() + " run(s) failed"
+                            + (r.cut() > 0 ? ", " + r.cut() + " cut" : "") + ")" : "")));
         }
         for (RealResult r : results) {
             for (String e : r.errors()) {

@@ -26,10 +26,11 @@ import java.util.List;
  * @param dropped       largest number of records dropped in a run
  * @param correct       every run completed with the no-agent run's digest and no wrong answer
  * @param cut           runs killed at the time or byte limit
+ * @param failedRuns    runs that failed, were cut, or whose agent rejected its options
  * @param workloadRuns  each run's workload wall time, s
  * @param errors        problems and notes of the runs
  */
 record RealResult(String workload, String framework, String version, String library, long size, String jdk, int runs,
         Double startupS, Double readyS, Double weaveS, String weaveSource, Integer weaveClasses, Double workloadS,
         Double cpuS, Double totalCpuS, Long executions, Long bytes, Long dropped, boolean correct, int cut,
-        List<Double> workloadRuns, List<String> errors) {}
+        int failedRuns, List<Double> workloadRuns, List<String> errors) {}

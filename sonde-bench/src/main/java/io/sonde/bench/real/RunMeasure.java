@@ -20,8 +20,10 @@ import java.util.List;
  * @param digest        the workload's result digest
  * @param failures      answers the workload itself found wrong
  * @param cut           why the run was killed, or null
+ * @param failed        the run did not complete as a valid measurement: it failed, was cut, or
+ *                      its agent rejected its options (and ran unmonitored)
  * @param errors        what went wrong or is worth knowing (notes of the counting, agent problems)
  */
 record RunMeasure(Double startupS, Double readyS, Double workloadS, Double cpuS, Double totalCpuS, Long executions,
         long bytes, Long dropped, Integer weaveClasses, Double agentWeaveS, Long loadedClasses, String digest,
-        long failures, String cut, List<String> errors) {}
+        long failures, String cut, boolean failed, List<String> errors) {}

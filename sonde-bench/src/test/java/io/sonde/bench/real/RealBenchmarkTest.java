@@ -55,6 +55,7 @@ class RealBenchmarkTest {
             assertThat(row.get("workload").asText()).isEqualTo("h2");
             assertThat(row.get("correct").asBoolean()).as("correct: %s", row).isTrue();
             assertThat(row.get("errors")).as("errors of %s", fw).isEmpty();
+            assertThat(row.get("failed_runs").asInt()).isZero();
             assertThat(row.get("startup_s").asDouble()).isPositive();
             assertThat(row.get("workload_s").asDouble()).isPositive();
             assertThat(row.get("dropped").asLong()).isZero();

@@ -74,6 +74,6 @@ class RealOptionsTest {
     }
 
     private static RunMeasure measure(Double workloadS) {
-        return new RunMeasure(0.1, 0.5, workloadS, null, null, 0L, 0, 0L, null, null, null, "d", 0, null, List.of());
+        return new RunMeasure(0.1, 0.5, workloadS, null, null, 0L, 0, 0L, null, null, null, "d", 0, null, false, List.of());
     }
 }
