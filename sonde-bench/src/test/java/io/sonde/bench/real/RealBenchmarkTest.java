@@ -77,4 +77,26 @@ class RealBenchmarkTest {
         assertThat(out.resolve("h2").resolve("sonde").resolve("run-1").resolve("report.txt")).exists();
         assertThat(out.resolve("h2").resolve("sonde").resolve("run-1").resolve("output")).doesNotExist();
     }
+
+    @Test
+    @Timeout(120)
+    void aRunPastTheByteLimitIsCutAndNotCorrect(@TempDir Path out) throws Exception {
+        assumeTrue(SondeFramework.candidates().stream().anyMatch(Files::isRegularFile),
+                "the Sonde agent jar is not built (mvn -pl sonde-agent package)");
+        Path json = out.resolve("real.json");
+        // sonde only: the no-agent reference run is made but not reported
+        boolean correct = RealBenchmark.execute(new String[] {"--quick", "--workloads", "h2", "--frameworks", "sonde",
+                "--max-bytes", "1", "--out", out.toString(), "--json", json.toString()});
+        assertThat(correct).isFalse();
+        List<JsonNode> rows = new ArrayList<>();
+        new ObjectMapper().readTree(json.toFile()).forEach(rows::add);
+        assertThat(rows).hasSize(1);
+        JsonNode row = rows.get(0);
+        assertThat(row.get("framework").asText()).isEqualTo("sonde");
+        assertThat(row.get("correct").asBoolean()).isFalse();
+        assertThat(row.get("cut").asInt()).isEqualTo(1);
+        assertThat(row.get("failed_runs").asInt()).isEqualTo(1);
+        assertThat(row.get("errors").toString()).contains("killed when its output passed 1 bytes");
+        assertThat(out.resolve("h2").resolve("none").resolve("run-1").resolve("report.txt")).exists();
+    }
 }
