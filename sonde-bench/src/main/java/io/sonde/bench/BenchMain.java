@@ -5,7 +5,8 @@ import java.util.Arrays;
 /**
  * Entry point of {@code ./sonde bench}: {@code micro} runs the JMH hot-path benchmarks,
  * {@code overhead} the MooBench-style overhead comparison, {@code sim} the simulator benchmark,
- * {@code analysis} the analysis throughput and memory benchmark.
+ * {@code analysis} the analysis throughput and memory benchmark, {@code real} the benchmark on real
+ * libraries (H2, Javalin/Jetty) with no agent, Sonde and Kieker.
  * See docs/benchmarks.md.
  */
 public final class BenchMain {
@@ -28,8 +29,11 @@ public final class BenchMain {
                 case "analysis":
                     io.sonde.bench.analysis.AnalysisBenchmark.main(rest);
                     return;
+                case "real":
+                    io.sonde.bench.real.RealBenchmark.main(rest);
+                    return;
                 default:
-                    System.err.println("usage: sonde bench micro|overhead|sim|analysis [options]   (see docs/benchmarks.md)");
+                    System.err.println("usage: sonde bench micro|overhead|sim|analysis|real [options]   (see docs/benchmarks.md)");
                     System.exit(2);
             }
         } catch (IllegalArgumentException e) {

@@ -301,7 +301,7 @@ public final class OverheadBenchmark {
     }
 
     /** The load average from /proc/loadavg (Linux), to show how busy the machine was; "?" elsewhere. */
-    private static String loadAverage() {
+    public static String loadAverage() {
         try {
             String[] parts = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
             return parts[0] + " / " + parts[1] + " / " + parts[2];
@@ -311,7 +311,7 @@ public final class OverheadBenchmark {
     }
 
     /** The JDK's version from its {@code release} file (e.g. {@code 17.0.15}), or the directory name. */
-    static String jdkVersion(Path home) {
+    public static String jdkVersion(Path home) {
         Path release = home.resolve("release");
         if (Files.isRegularFile(release)) {
             try {

@@ -1,6 +1,9 @@
 package io.sonde.bench.overhead;
 
-import java.nio.file.Files;
+import static io.sonde.bench.common.OptionArgs.checkJdk;
+import static io.sonde.bench.common.OptionArgs.parseLong;
+
+import io.sonde.bench.common.OptionArgs;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -70,19 +73,14 @@ public record OverheadOptions(List<Integer> threads, long calls, int runs, int d
         Path sondeAgent = null;
         Path cache = Path.of(System.getProperty("user.home"), ".cache", "sonde", "bench");
         int timeout = 180;
-        for (int i = 0; i < args.length; i++) {
-            String option = args[i];
+        OptionArgs arguments = new OptionArgs(args);
+        while (arguments.next()) {
+            String option = arguments.option();
             if (option.equals("--quick")) {
                 quick = true;
                 continue;
             }
-            if (!option.startsWith("--")) {
-                throw new IllegalArgumentException("unexpected argument '" + option + "'");
-            }
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException("option " + option + " needs a value");
-            }
-            String value = args[++i];
+            String value = arguments.value();
             switch (option) {
                 case "--threads" -> threads = parseIntList(option, value);
                 case "--calls" -> calls = parseLong(option, value, 2);
@@ -117,19 +115,6 @@ public record OverheadOptions(List<Integer> threads, long calls, int runs, int d
         }
         return new OverheadOptions(List.copyOf(threads), calls, runs, depth, methodTime, List.copyOf(frameworks),
                 phases, List.copyOf(jdks), quick, out, sondeAgent, cache, timeout);
-    }
-
-    private static long parseLong(String option, String value, long min) {
-        long v;
-        try {
-            v = Long.parseLong(value.trim().replace("_", ""));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("option " + option + ": '" + value + "' is not a whole number");
-        }
-        if (v < min) {
-            throw new IllegalArgumentException("option " + option + ": " + v + " is below the minimum " + min);
-        }
-        return v;
     }
 
     private static List<Integer> parseIntList(String option, String value) {
@@ -167,13 +152,5 @@ public record OverheadOptions(List<Integer> threads, long calls, int runs, int d
             }
         }
         return set;
-    }
-
-    private static Path checkJdk(String value) {
-        Path home = Path.of(value);
-        if (!Files.isExecutable(home.resolve("bin").resolve("java"))) {
-            throw new IllegalArgumentException("option --jdk: " + value + " is not a JDK home (no bin/java)");
-        }
-        return home;
     }
 }

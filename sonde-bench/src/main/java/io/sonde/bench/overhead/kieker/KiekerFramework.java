@@ -57,24 +57,50 @@ public final class KiekerFramework implements Framework {
         agent = cache.jar("net.kieker-monitoring", "kieker", VERSION, "bytebuddy");
     }
 
-    @Override
-    public RunSetup setup(Phase phase, RunContext context) throws IOException {
-        List<String> options = new ArrayList<>(List.of(
-                "-javaagent:" + agent,
+    /**
+     * The JVM options every monitored Kieker run starts with: the agent and the settings MooBench
+     * uses (no adaptive monitoring, no periodic sensors, a fixed host name). The list is mutable.
+     * What to instrument goes into the environment variable {@code KIEKER_SIGNATURES_INCLUDE}.
+     */
+    public static List<String> baseOptions(Path agentJar) {
+        return new ArrayList<>(List.of(
+                "-javaagent:" + agentJar,
                 "-Dkieker.monitoring.name=KIEKER-BENCHMARK",
                 "-Dkieker.monitoring.adaptiveMonitoring.enabled=false",
                 "-Dkieker.monitoring.periodicSensorsExecutorPoolSize=0",
                 "-Dkieker.monitoring.hostname=bench"));
+    }
+
+    /**
+     * The queue strategies a run with more than one application thread needs: Kieker 2.0.2's
+     * default ones (single-producer blocking put, blocking take) lose a wake-up with two or more
+     * producing threads and hang (seen in every run with the file and TCP writers); its yield
+     * strategies do not.
+     */
+    public static List<String> yieldStrategies() {
+        return List.of(
+                "-Dkieker.monitoring.core.controller.WriterController.QueuePutStrategy="
+                        + "kieker.monitoring.queue.putstrategy.YieldPutStrategy",
+                "-Dkieker.monitoring.core.controller.WriterController.QueueTakeStrategy="
+                        + "kieker.monitoring.queue.takestrategy.YieldTakeStrategy");
+    }
+
+    /** Monitoring on, records to Kieker's binary file writer in {@code dir} (count them with {@link KiekerFiles}). */
+    public static List<String> binaryFileWriter(Path dir) {
+        return List.of(
+                "-Dkieker.monitoring.enabled=true",
+                "-Dkieker.monitoring.writer=kieker.monitoring.writer.filesystem.FileWriter",
+                "-Dkieker.monitoring.writer.filesystem.FileWriter.logStreamHandler=kieker.monitoring.writer.filesystem.BinaryLogStreamHandler",
+                "-Dkieker.monitoring.writer.filesystem.FileWriter.customStoragePath=" + dir);
+    }
+
+    @Override
+    public RunSetup setup(Phase phase, RunContext context) throws IOException {
+        List<String> options = baseOptions(agent);
         Map<String, String> env = Map.of("KIEKER_SIGNATURES_INCLUDE", SIGNATURE);
         String note = null;
         if (context.threads() > 1 && phase != Phase.DEACTIVATED) {
-            // Kieker 2.0.2's default queue strategies (single-producer blocking put, blocking take)
-            // lose a wake-up with two or more producing threads and hang (seen in every run with
-            // the file and TCP writers); its yield strategies do not.
-            options.add("-Dkieker.monitoring.core.controller.WriterController.QueuePutStrategy="
-                    + "kieker.monitoring.queue.putstrategy.YieldPutStrategy");
-            options.add("-Dkieker.monitoring.core.controller.WriterController.QueueTakeStrategy="
-                    + "kieker.monitoring.queue.takestrategy.YieldTakeStrategy");
+            options.addAll(yieldStrategies());
             note = YIELD_NOTE;
         }
         final String remark = note;
@@ -93,10 +119,7 @@ public final class KiekerFramework implements Framework {
             }
             case FILE -> {
                 Path dir = Files.createDirectories(context.runDir().resolve("kieker-data"));
-                options.add("-Dkieker.monitoring.enabled=true");
-                options.add("-Dkieker.monitoring.writer=kieker.monitoring.writer.filesystem.FileWriter");
-                options.add("-Dkieker.monitoring.writer.filesystem.FileWriter.logStreamHandler=kieker.monitoring.writer.filesystem.BinaryLogStreamHandler");
-                options.add("-Dkieker.monitoring.writer.filesystem.FileWriter.customStoragePath=" + dir);
+                options.addAll(binaryFileWriter(dir));
                 return new RunSetup() {
                     @Override
                     public List<String> jvmOptions() {

@@ -260,7 +260,7 @@ public final class SondeFramework implements Framework {
     }
 
     /** The agent reports rejected options on stderr and then runs unmonitored: such a run is invalid. */
-    static String agentProblem(String log) {
+    public static String agentProblem(String log) {
         for (String line : log.split("\n")) {
             if (line.startsWith("sonde-agent:") && (line.contains("bad options") || line.contains("unknown option")
                     || line.contains("unmonitored"))) {

@@ -22,18 +22,47 @@ public final class SondeRecordCounter {
 
     private SondeRecordCounter() {}
 
+    /**
+     * What the Sonde output under a folder holds.
+     *
+     * @param executions exit records of matching probes; null when no stream could be read at all
+     * @param dropped    records the writers' trailers report as dropped
+     * @param streams    streams read
+     * @param remarks    whatever else the streams say (incomplete end, gaps, drops, read errors)
+     */
+    public record Tally(Long executions, long dropped, int streams, List<String> remarks) {
+
+        /** The remarks in one line, or null when there are none. */
+        public String remark() {
+            return remarks.isEmpty() ? null : String.join("; ", remarks);
+        }
+    }
+
     /** Counts under {@code dir}; a missing or unreadable stream is a count of null with the reason. */
     public static RecordCount count(Path dir, String probeMarker) {
+        Tally tally = tally(dir, probeMarker);
+        if (tally.executions() == null) {
+            return RecordCount.unknown(tally.remark());
+        }
+        return new RecordCount(tally.executions(), tally.remark());
+    }
+
+    /**
+     * Reads every stream under {@code dir}, counting the exit records of probes whose name contains
+     * {@code probeMarker} (every probe for {@code ""}) and the drops their trailers report.
+     */
+    public static Tally tally(Path dir, String probeMarker) {
         List<AgentLog> logs;
         try {
             logs = SondeLogs.scan(dir);
         } catch (IOException e) {
-            return RecordCount.unknown("cannot read Sonde output: " + e.getMessage());
+            return new Tally(null, 0, 0, List.of("cannot read Sonde output: " + e.getMessage()));
         }
         if (logs.isEmpty()) {
-            return new RecordCount(0L, "no Sonde stream found under " + dir);
+            return new Tally(0L, 0, 0, List.of("no Sonde stream found under " + dir));
         }
         long executions = 0;
+        long dropped = 0;
         long gaps = 0;
         List<String> remarks = new ArrayList<>();
         for (AgentLog log : logs) {
@@ -57,6 +86,7 @@ public final class SondeRecordCounter {
                 }
                 Trailer trailer = reader.trailer();
                 if (trailer != null && trailer.droppedTotal() > 0) {
+                    dropped += trailer.droppedTotal();
                     remarks.add("trailer reports " + trailer.droppedTotal() + " dropped: " + trailer);
                 }
             } catch (IOException e) {
@@ -66,6 +96,6 @@ public final class SondeRecordCounter {
         if (gaps > 0) {
             remarks.add(gaps + " gap records");
         }
-        return new RecordCount(executions, remarks.isEmpty() ? null : String.join("; ", remarks));
+        return new Tally(executions, dropped, logs.size(), remarks);
     }
 }
