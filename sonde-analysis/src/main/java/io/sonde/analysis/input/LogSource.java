@@ -89,8 +89,9 @@ public final class LogSource implements RecordSource {
         for (AgentLog log : logs) {
             long logBytes = 0;
             for (Path seg : log.segments()) logBytes += size(seg);
+            long[] firstSequence = {-1};
             try (SondeReader r = log.open().includeDefinitions(true)) {
-                readOne(r, log.run(), h, agentIndex, progress, doneBytes);
+                readOne(r, log.run(), h, agentIndex, progress, doneBytes, firstSequence);
                 ReadEnd end = r.end();
                 if (end != null && end.kind() == ReadEnd.Kind.INCOMPLETE) {
                     problems.add(InputProblem.notice(end.source(), end.offset(),
@@ -103,14 +104,32 @@ public final class LogSource implements RecordSource {
             } catch (UncheckedIOException e) {
                 throw e;
             }
+            InputProblem trimmed = earlierSegmentsDeleted(log, firstSequence[0]);
+            if (trimmed != null) problems.add(trimmed);
             doneBytes += logBytes;
             progress.progress(doneBytes, totalBytes);
         }
         return problems;
     }
 
-    private void readOne(SondeReader r, int run, RecordHandler h, Map<String, Integer> agentIndex, ProgressListener progress, long doneBefore)
-            throws IOException {
+    /**
+     * A bounded recording ({@code file.maxsize}, {@code file.maxage}) deletes an agent's oldest
+     * segments: its log then starts at a segment index above 0 with a frame sequence above 0 (a
+     * run's first segment starts at sequence 0). Said as a notice, so the missing start is neither
+     * silent nor mistaken for damage. Null when the log starts where its run started.
+     */
+    static InputProblem earlierSegmentsDeleted(AgentLog log, long firstSequence) {
+        int first = log.segmentIndexes().get(0);
+        if (first <= 0 || firstSequence <= 0) return null;
+        return InputProblem.notice(log.segments().get(0).toString(), 0, first + " earlier segment(s) of this agent"
+                + " deleted (segments " + String.format("%06d", 0) + ".." + String.format("%06d", first - 1)
+                + " are not in the folder: a recording bounded by file.maxsize or file.maxage, or removed by hand);"
+                + " the stream starts at segment " + String.format("%06d", first) + ", frame sequence " + firstSequence
+                + "; executions already open there count as unmatched exits");
+    }
+
+    private void readOne(SondeReader r, int run, RecordHandler h, Map<String, Integer> agentIndex, ProgressListener progress, long doneBefore,
+            long[] firstSequence) throws IOException {
         int agent = -1;
         long frames = -1;
         String source = null;
@@ -120,6 +139,7 @@ public final class LogSource implements RecordSource {
             if (r.framesRead() != frames) {
                 frames = r.framesRead();
                 FrameHeader f = r.frame();
+                if (firstSequence[0] < 0) firstSequence[0] = f.sequence();
                 if (agent < 0) {
                     UUID id = f.agentId();
                     Integer known = agentIndex.get(id + "#" + run);
