@@ -173,6 +173,7 @@ public final class LogSource implements RecordSource {
                     break;
                 case Format.EVENT:
                     h.onEvent(agent, r.threadId(), r.eventTypeId(), r.time());
+                    h.onEventRecord(agent, r);
                     break;
                 case Format.GAP:
                     h.onGap(agent, r.threadId(), r.gapCount());
