@@ -1,5 +1,6 @@
 package io.sonde.agent;
 
+import io.sonde.agent.budget.BudgetController;
 import io.sonde.agent.config.AgentOptions;
 import io.sonde.agent.config.OptionsParser;
 import io.sonde.agent.instrument.Instrumenter;
@@ -55,7 +56,7 @@ public final class AgentRuntime {
                 AgentLog.info(e);
             }
             AgentLog.info("bad options: the application runs unmonitored");
-            registerMBean(parsed.options(), null, null, parsed.errors(), "not monitoring: bad options", agentJar);
+            registerMBean(parsed.options(), null, null, parsed.errors(), "not monitoring: bad options", agentJar, null);
             return;
         }
         AgentOptions o = parsed.options();
@@ -65,7 +66,7 @@ public final class AgentRuntime {
                 AgentLog.info(e);
             }
             AgentLog.info("bad options: the application runs unmonitored");
-            registerMBean(o, null, null, coreErrors, "not monitoring: bad options", agentJar);
+            registerMBean(o, null, null, coreErrors, "not monitoring: bad options", agentJar, null);
             return;
         }
         ProbeCatalog catalog = new ProbeCatalog(CoreBinding.registry());
@@ -86,12 +87,23 @@ public final class AgentRuntime {
                 AgentLog.info("trace context will not follow executor tasks: " + e);
             }
         }
+        BudgetController budget = startBudget(catalog);
         String status = "monitoring " + o.methods().rules().size() + " method rule(s) from "
                 + String.join(", ", o.sources()) + (dynamic ? " (attached)" : "")
                 + (o.probesOn() ? "" : ", probes started off");
-        registerMBean(o, catalog, instrumenter, List.of(), status, agentJar);
+        registerMBean(o, catalog, instrumenter, List.of(), status, agentJar, budget);
         if (o.verbose()) {
             AgentLog.info(status + "; " + instrumenter.transformedClasses() + " class(es) instrumented at start");
+        }
+    }
+
+    /** The overhead budget ({@code budget=PERCENT}), or null when off or unavailable. */
+    private static BudgetController startBudget(ProbeCatalog catalog) {
+        try {
+            return BudgetController.startIfConfigured(CoreBinding.pipeline(), catalog);
+        } catch (RuntimeException | LinkageError e) {
+            AgentLog.info("the overhead budget could not start, probes stay as they are: " + e);
+            return null;
         }
     }
 
@@ -127,7 +139,7 @@ public final class AgentRuntime {
 
     private static void registerMBean(
             AgentOptions o, ProbeCatalog catalog, Instrumenter instrumenter, List<String> errors, String status,
-            String agentJar) {
+            String agentJar, BudgetController budget) {
         if (!o.jmx()) {
             return;
         }
@@ -135,12 +147,18 @@ public final class AgentRuntime {
             new ProbesControl(
                             catalog,
                             () -> instrumenter == null ? 0 : instrumenter.transformedClasses(),
-                            CoreBinding::counters,
+                            budget == null ? CoreBinding::counters : () -> concat(CoreBinding.counters(), budget.counters()),
                             errors,
                             status)
                     .register(agentJar);
         } catch (Exception | LinkageError e) {
             AgentLog.info("could not register the JMX MBean " + ProbeControlMBean.OBJECT_NAME + ": " + e);
         }
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
     }
 }

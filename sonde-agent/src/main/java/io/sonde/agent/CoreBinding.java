@@ -62,6 +62,11 @@ final class CoreBinding {
         };
     }
 
+    /** The running pipeline (only valid after a successful start). */
+    static Pipeline pipeline() {
+        return pipeline;
+    }
+
     private static ProbeRuntime runtime() {
         return pipeline.runtime();
     }

@@ -1,5 +1,6 @@
 package io.sonde.analysis;
 
+import io.sonde.analysis.budget.BudgetSwitch;
 import io.sonde.analysis.correction.ProbeCost;
 import io.sonde.analysis.demand.DemandCollector;
 import io.sonde.analysis.input.AgentInfo;
@@ -24,6 +25,7 @@ import java.util.List;
  * @param trees the kept trace trees
  * @param demands service demands per thread group
  * @param problems input that could not be read (errors: the results are partial) and notices
+ * @param budgetSwitches probes the java agent's overhead budget switched off during the run
  * @param elapsedNanos duration of the pass
  */
 public record AnalysisResult(
@@ -37,6 +39,7 @@ public record AnalysisResult(
         List<TraceTree> trees,
         DemandCollector demands,
         List<InputProblem> problems,
+        List<BudgetSwitch> budgetSwitches,
         long elapsedNanos) {
 
     /** True when part of the input could not be read (an error): results cover the readable part. */

@@ -1,5 +1,6 @@
 package io.sonde.analysis;
 
+import io.sonde.analysis.budget.BudgetSwitchCollector;
 import io.sonde.analysis.demand.DemandCollector;
 import io.sonde.analysis.input.InputProblem;
 import io.sonde.analysis.input.RecordSource;
@@ -47,15 +48,16 @@ public final class Analyzer {
         CallTreeBuilder builder = new CallTreeBuilder(new OperationTable(), filter,
                 threads == null ? name -> true : name -> threads.matcher(name).find(), options.probeCost);
 
+        BudgetSwitchCollector switches = new BudgetSwitchCollector(builder);
         List<InputProblem> problems;
         try {
-            problems = source.read(builder, options.progress);
+            problems = source.read(switches, options.progress);
         } finally {
             options.progress.done();
         }
         builder.finish();
         return new AnalysisResult(source.names(), builder.agents(), range, window, options, builder.counters(), stats,
-                trees.trees(), demands, problems, System.nanoTime() - t0);
+                trees.trees(), demands, problems, switches.switches(), System.nanoTime() - t0);
     }
 
     /** The window of execution starts selected by the options, in wall-clock ns. */

@@ -1,5 +1,6 @@
 package io.sonde.analysis;
 
+import io.sonde.analysis.budget.BudgetSwitch;
 import io.sonde.analysis.input.AgentInfo;
 import io.sonde.analysis.input.InputProblem;
 import io.sonde.analysis.stats.OperationStats;
@@ -46,7 +47,24 @@ public final class TextReport {
                     r.probeCost().cpuNanos());
         }
         for (InputProblem p : r.problems()) out.println((p.error() ? "ERROR: " : "NOTE: ") + p);
+        budgetSwitches(r, out);
         if (r.partial()) out.println("PARTIAL RESULTS: the input could not be read to its end; figures cover the readable part only.");
+    }
+
+    /**
+     * The probes the overhead budget ({@code budget=PERCENT}) switched off: from that moment the
+     * method has no records, by the agent's decision. Nothing is printed when there were none.
+     */
+    public static void budgetSwitches(AnalysisResult r, PrintStream out) {
+        if (r.budgetSwitches().isEmpty()) return;
+        out.printf("Probes switched off by the overhead budget (%d; their methods have no records after the time shown):%n",
+                r.budgetSwitches().size());
+        for (BudgetSwitch s : r.budgetSwitches()) {
+            out.printf(Locale.ROOT, "  %s  agent %d  %s: %d executions in the deciding interval, %.1f %% of the cost,"
+                    + " mean %s, depth %.1f; monitoring cost %.1f %% of the application's CPU time%n",
+                    Instant.ofEpochSecond(0, s.wallNanos()), s.agent(), s.probe(), s.executions(), s.share(),
+                    s.meanNanos() < 0 ? "-" : s.meanNanos() + " ns", s.depth(), s.overhead());
+        }
     }
 
     /** The statistics table (times in µs), operations by descending total exclusive time. */

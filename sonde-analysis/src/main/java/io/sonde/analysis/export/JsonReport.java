@@ -1,5 +1,7 @@
 package io.sonde.analysis.export;
 
+import io.sonde.analysis.budget.BudgetSwitch;
+
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -47,6 +49,21 @@ public final class JsonReport {
                 g.writeNumberField("offset", p.offset());
                 g.writeStringField("message", p.message());
                 g.writeBooleanField("error", p.error());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeArrayFieldStart("budgetSwitches");
+            for (BudgetSwitch s : r.budgetSwitches()) {
+                g.writeStartObject();
+                g.writeNumberField("agent", s.agent());
+                g.writeNumberField("epochNanos", s.wallNanos());
+                g.writeStringField("probe", s.probe());
+                g.writeStringField("reason", s.reason());
+                g.writeNumberField("executions", s.executions());
+                g.writeNumberField("sharePercent", s.share());
+                g.writeNumberField("meanNanos", s.meanNanos());
+                g.writeNumberField("depth", s.depth());
+                g.writeNumberField("overheadPercent", s.overhead());
                 g.writeEndObject();
             }
             g.writeEndArray();

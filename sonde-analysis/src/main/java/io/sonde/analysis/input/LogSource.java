@@ -108,10 +108,31 @@ public final class LogSource implements RecordSource {
                 throw e;
             }
             reading.finish();
+            InputProblem trimmed = earlierSegmentsDeleted(log, reading.firstSequence);
+            if (trimmed != null) {
+                problems.add(trimmed);
+                reading.explainedByDeletedSegments();
+            }
             doneBytes += logBytes;
             progress.progress(doneBytes, totalBytes);
         }
         return problems;
+    }
+
+    /**
+     * A bounded recording ({@code file.maxsize}, {@code file.maxage}) deletes an agent's oldest
+     * segments: its log then starts at a segment index above 0 with a frame sequence above 0 (a
+     * run's first segment starts at sequence 0). Said as a notice, so the missing start is neither
+     * silent nor mistaken for damage. Null when the log starts where its run started.
+     */
+    static InputProblem earlierSegmentsDeleted(AgentLog log, long firstSequence) {
+        int first = log.segmentIndexes().get(0);
+        if (first <= 0 || firstSequence <= 0) return null;
+        return InputProblem.notice(log.segments().get(0).toString(), 0, first + " earlier segment(s) of this agent"
+                + " deleted (segments " + String.format("%06d", 0) + ".." + String.format("%06d", first - 1)
+                + " are not in the folder: a recording bounded by file.maxsize or file.maxage, or removed by hand);"
+                + " the stream starts at segment " + String.format("%06d", first) + ", frame sequence " + firstSequence
+                + "; executions already open there count as unmatched exits");
     }
 
     /**
@@ -126,9 +147,13 @@ public final class LogSource implements RecordSource {
         private final List<InputProblem> problems;
         private int agent = -1;
         private long problemCount;
+        /** The sequence number of the first frame read, -1 before it (a trimmed log starts above 0). */
+        long firstSequence = -1;
         /** Indexes in problems of this log's sequence gaps, settled by {@link #finish()}. */
         private final List<Integer> gaps = new ArrayList<>();
         private boolean trailerMismatch;
+        /** Index in problems of this log's trailer mismatch, -1 if none was listed. */
+        private int trailerMismatchAt = -1;
         private boolean trailerRead;
 
         LogReading(RecordHandler h, int run, Map<String, Integer> agentIndex, List<InputProblem> problems) {
@@ -141,6 +166,7 @@ public final class LogSource implements RecordSource {
         void problem(FormatException p) {
             if (++problemCount <= MAX_PROBLEMS_PER_LOG) {
                 if (p.problem() == FormatProblem.SEQUENCE_GAP) gaps.add(problems.size());
+                if (p.problem() == FormatProblem.TRAILER_MISMATCH) trailerMismatchAt = problems.size();
                 problems.add(InputProblem.error(p.source(), p.offset(), p.detail()));
             }
             if (p.problem() == FormatProblem.TRAILER_MISMATCH) trailerMismatch = true;
@@ -153,6 +179,18 @@ public final class LogSource implements RecordSource {
          * it becomes a notice. Then lists how many problems were left out, if any (a log whose
          * definitions were lost may have one per record).
          */
+        /**
+         * A log whose oldest segments a bounded recording deleted reads fewer records than its
+         * trailer counts for the whole run: that shortfall is the deletion already reported, not
+         * damage, so the mismatch becomes a notice that says so.
+         */
+        void explainedByDeletedSegments() {
+            if (trailerMismatchAt < 0) return;
+            InputProblem m = problems.get(trailerMismatchAt);
+            problems.set(trailerMismatchAt, InputProblem.notice(m.source(), m.offset(),
+                    m.message() + "; the records of the deleted earlier segments count in the trailer"));
+        }
+
         void finish() {
             if (trailerRead && !trailerMismatch) {
                 for (int i : gaps) {
@@ -177,6 +215,7 @@ public final class LogSource implements RecordSource {
                 if (r.framesRead() != frames) {
                     frames = r.framesRead();
                     FrameHeader f = r.frame();
+                    if (firstSequence < 0) firstSequence = f.sequence();
                     if (agent < 0) {
                         UUID id = f.agentId();
                         Integer known = agentIndex.get(id + "#" + run);
@@ -219,6 +258,7 @@ public final class LogSource implements RecordSource {
                     break;
                 case Format.EVENT:
                     h.onEvent(agent, r.threadId(), r.eventTypeId(), r.time());
+                    h.onEventRecord(agent, r);
                     break;
                 case Format.GAP:
                     h.onGap(agent, r.threadId(), r.gapCount());

@@ -1,5 +1,7 @@
 package io.sonde.analysis.input;
 
+import io.sonde.format.read.RecordView;
+
 /**
  * Receives the decoded records of one or more Sonde logs, in stream order. This is the narrow
  * interface between reading (file discovery, framing, decoding) and analysis (call trees,
@@ -42,6 +44,13 @@ public interface RecordHandler {
 
     /** A custom event record (its field values are not passed on: analysis only counts them). */
     default void onEvent(int agent, long threadId, int eventTypeId, long timeNanos) {}
+
+    /**
+     * The same custom event record as {@link #onEvent}, with its field values readable from
+     * {@code event} until the next record (for handlers that need them, e.g. the overhead
+     * budget's switch events). Called right after {@link #onEvent} by sources that can.
+     */
+    default void onEventRecord(int agent, RecordView event) {}
 
     /** The thread dropped {@code droppedRecords} data records just before this point. */
     default void onGap(int agent, long threadId, long droppedRecords) {}

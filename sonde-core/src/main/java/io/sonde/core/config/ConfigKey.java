@@ -37,6 +37,20 @@ public enum ConfigKey {
             return v.trim().matches("[0-7]{3}") ? null : "must be three octal digits such as 600 or 640";
         }
     },
+    FILE_MAXSIZE("file.maxsize", "0", "bound of this agent's segments in file.dir, e.g. 500m or 2g (k, m, g: powers of"
+            + " 1024); the oldest segments are deleted whole beyond it, never the one being written; 0 = no bound") {
+        @Override
+        String check(String v) {
+            return quantity(() -> Quantities.bytes(v), "must be a size such as 500m, 2g or a number of bytes (0 = no bound)");
+        }
+    },
+    FILE_MAXAGE("file.maxage", "0", "segments of this agent whose last write is older than this are deleted whole,"
+            + " e.g. 10m, 2h or 7d (units ms, s, m, h, d), never the one being written; 0 = no bound") {
+        @Override
+        String check(String v) {
+            return quantity(() -> Quantities.millis(v), "must be a duration such as 30s, 10m, 2h or 7d (0 = no bound)");
+        }
+    },
     TEXT_OUT("text.out", "stdout", "text writer target: stdout, stderr or a file path") {
         @Override
         String check(String v) {
@@ -125,6 +139,35 @@ public enum ConfigKey {
             return range(v, 0, 3_600_000);
         }
     },
+    BUDGET("budget", "off", "java agent only: off, or the overhead budget in percent of the application's CPU time"
+            + " (e.g. 5 or 2.5); when over it, the agent switches off the probes that cost most and tell least") {
+        @Override
+        String check(String v) {
+            try {
+                double p = budgetPercent(v);
+                return p < 0 || (p > 0 && p <= 100) ? null : "must be off or a percentage above 0 and at most 100";
+            } catch (NumberFormatException e) {
+                return "must be off or a percentage such as 5 or 2.5";
+            }
+        }
+    },
+    BUDGET_PIN("budget.pin", "", "java agent only: method patterns (;-separated) whose probes the budget never"
+            + " switches off") {
+        @Override
+        String check(String v) {
+            for (String p : v.split(";", -1)) {
+                if (p.isBlank() && !v.isBlank()) return "has an empty pattern";
+            }
+            return null;
+        }
+    },
+    BUDGET_INTERVAL_MS("budget.interval.ms", "1000", "java agent only: how often the budget compares the agent's"
+            + " estimated cost with the application's CPU time") {
+        @Override
+        String check(String v) {
+            return range(v, 50, 60_000);
+        }
+    },
     CONFIG("config", "", "path of a properties file with further keys (not allowed inside that file)") {
         @Override
         String check(String v) {
@@ -173,6 +216,26 @@ public enum ConfigKey {
             if (k.key.equals(key)) return k;
         }
         return null;
+    }
+
+    /** The budget as a percentage, or -1 for {@code off}; throws NumberFormatException for anything else. */
+    public static double budgetPercent(String v) {
+        String s = v.trim();
+        if (s.equalsIgnoreCase("off")) return -1;
+        if (s.endsWith("%")) s = s.substring(0, s.length() - 1).trim();
+        double p = Double.parseDouble(s);
+        if (Double.isNaN(p) || Double.isInfinite(p) || !s.matches("[0-9.]+")) throw new NumberFormatException(v);
+        return p;
+    }
+
+    /** Null if {@code parse} accepts the value, else {@code problem} (which must not quote the value: see SondeConfig). */
+    private static String quantity(java.util.function.LongSupplier parse, String problem) {
+        try {
+            parse.getAsLong();
+            return null;
+        } catch (IllegalArgumentException e) {
+            return problem;
+        }
     }
 
     static String oneOf(String v, String... allowed) {

@@ -110,6 +110,20 @@ public final class Pipeline implements RingHost, ProbeHost, WriterLoop.Source {
         return identity.agentId;
     }
 
+    /**
+     * Starts counting executions, durations and depths per probe on the writer thread (for the
+     * java agent's overhead budget; costs the writer thread a few ns per record, nothing on the
+     * probe path). Idempotent.
+     */
+    public ProbeTally enableProbeTally() {
+        return loop.enableTally();
+    }
+
+    /** Id of the writer thread ("sonde-writer"), e.g. to read its CPU time. */
+    public long writerThreadId() {
+        return loop.threadId();
+    }
+
     /** Largest EVENT record (header + fields) the rings of this pipeline accept. */
     public int maxEventBytes() {
         return ThreadBuffer.maxRecordBytes(ringBytes);

@@ -79,6 +79,9 @@ final class WriterLoop implements Runnable, WriterContext {
     private long[] limits = new long[16];
     private boolean[] deadAtSnapshot = new boolean[16];
 
+    /** Per-probe counts for the java agent's overhead budget; null (not taken) unless enabled. */
+    private volatile ProbeTally tally;
+
     private volatile State state = State.NEW;
     private boolean threadStarted;
     private volatile long closeDeadlineNanos = Long.MAX_VALUE;
@@ -243,6 +246,17 @@ final class WriterLoop implements Runnable, WriterContext {
 
     // ---------------------------------------------------------------- counters
 
+    /** Starts the per-probe tally (idempotent); records drained from now on are counted per probe. */
+    synchronized ProbeTally enableTally() {
+        if (tally == null) tally = new ProbeTally();
+        return tally;
+    }
+
+    /** Id of the writer thread (its CPU time is part of what monitoring costs). */
+    long threadId() {
+        return thread.getId();
+    }
+
     /** DATA frames the writer accepted. */
     long framesWritten() {
         return framesWritten;
@@ -315,6 +329,8 @@ final class WriterLoop implements Runnable, WriterContext {
             ThreadBuffer b = bufs[k];
             consumed += copyRecords(b, limits[k]);
             if (deadAtSnapshot[k] && b.readPosition() == limits[k]) {
+                ProbeTally t = tally;
+                if (t != null) t.forget(b);
                 source.release(b);
             }
         }
@@ -364,6 +380,7 @@ final class WriterLoop implements Runnable, WriterContext {
         int runStart = -1; // ring index where the current contiguous run of records starts
         int runLen = 0;
         long runRecords = 0;
+        ProbeTally tally = this.tally;
         while (r < limit) {
             int i = (int) r & mask;
             byte type = ring[i];
@@ -410,6 +427,7 @@ final class WriterLoop implements Runnable, WriterContext {
             if (runLen == 0) runStart = i;
             runLen += size;
             if (Format.isDataRecord(type)) runRecords++;
+            if (tally != null) tally.record(b, type, ring, i);
             r += size;
         }
         if (runLen > 0) {

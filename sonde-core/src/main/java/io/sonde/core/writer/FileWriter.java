@@ -16,7 +16,9 @@ import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.EnumSet;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -38,6 +40,13 @@ import java.util.regex.Pattern;
  * back to its last whole frame and closed, the frame is dropped ({@link FrameDroppedException},
  * counted as reason writer failed), and frames are dropped until a new segment can be written,
  * tried at most once per retry interval (and once more for the trailer at close).
+ *
+ * <p>Bounded recordings ({@code file.maxsize}, {@code file.maxage}): after each new segment, and
+ * at every flush for the age, the oldest closed segments of this agent in the folder (an earlier
+ * run's included) are deleted whole while they and the current segment exceed the size, or while
+ * the oldest was last written longer ago than the age; the current segment is never deleted. So
+ * the folder holds at most {@code file.maxsize} plus one segment of this agent. Each deletion is
+ * logged and counted ({@link #deletedSegments()}); see {@link SegmentRetention}.
  */
 public final class FileWriter implements Writer {
     /** Default permissions of new segment files: read and write for the owner only. */
@@ -62,6 +71,7 @@ public final class FileWriter implements Writer {
     private final Set<PosixFilePermission> permissions;
     private final SegmentChannels channels;
     private final long retryNanos;
+    private final SegmentRetention retention;
     private final ByteBuffer header =
             ByteBuffer.allocateDirect(Format.STREAM_HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
     private FileAttribute<?>[] attributes = new FileAttribute<?>[0];
@@ -91,8 +101,25 @@ public final class FileWriter implements Writer {
         this(dir, segmentBytes, mode, EXCLUSIVE, DEFAULT_RETRY_NANOS);
     }
 
+    /**
+     * A file writer with bounded recordings.
+     *
+     * @param maxBytes {@code file.maxsize}: bound of this agent's segments in the folder, 0 = none
+     * @param maxAgeMillis {@code file.maxage}: closed segments last written longer ago are deleted, 0 = none
+     */
+    public FileWriter(Path dir, long segmentBytes, String mode, long maxBytes, long maxAgeMillis) {
+        this(dir, segmentBytes, mode, EXCLUSIVE, DEFAULT_RETRY_NANOS,
+                new SegmentRetention(maxBytes, maxAgeMillis, System::currentTimeMillis));
+    }
+
     FileWriter(Path dir, long segmentBytes, String mode, SegmentChannels channels, long retryNanos) {
+        this(dir, segmentBytes, mode, channels, retryNanos, new SegmentRetention(0, 0, System::currentTimeMillis));
+    }
+
+    FileWriter(Path dir, long segmentBytes, String mode, SegmentChannels channels, long retryNanos,
+            SegmentRetention retention) {
         this.dir = dir;
+        this.retention = retention;
         this.segmentBytes = segmentBytes;
         this.permissions = permissions(mode);
         this.channels = channels;
@@ -131,6 +158,7 @@ public final class FileWriter implements Writer {
         // a file that cannot even be created at start is a configuration error (thrown); a preamble
         // that cannot be written (disk full) is retried at the next frames like any failed write
         startSegment(createSegment());
+        retention.enforce(currentBytes());
     }
 
     /**
@@ -139,16 +167,19 @@ public final class FileWriter implements Writer {
      */
     private int firstFreeIndex(UUID agent) throws IOException {
         Pattern name = Pattern.compile(Pattern.quote("sonde-" + agent + "-") + "(\\d{6,9})\\.sonde");
-        int next = 0;
+        TreeMap<Integer, Path> found = new TreeMap<>();
         try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, "sonde-" + agent + "-*.sonde")) {
             for (Path f : s) {
                 Matcher m = name.matcher(f.getFileName().toString());
                 if (!m.matches()) continue;
                 refuseLink(f);
-                next = Math.max(next, Integer.parseInt(m.group(1)) + 1);
+                found.put(Integer.parseInt(m.group(1)), f);
             }
         }
-        return next;
+        for (Map.Entry<Integer, Path> e : found.entrySet()) {
+            retention.existing(e.getKey(), e.getValue()); // an earlier run's segments count toward the bounds
+        }
+        return found.isEmpty() ? 0 : found.lastKey() + 1;
     }
 
     private static void refuseLink(Path f) throws IOException {
@@ -231,7 +262,14 @@ public final class FileWriter implements Writer {
             cutBack(); // the segment then ends at its last whole frame, without SEGMENT_END
         }
         closeQuietly(channel);
+        retention.closed(segmentIndex, file, segmentSize);
         startSegment(next);
+        retention.enforce(currentBytes());
+    }
+
+    /** Bytes of the segment being written (0 while none is open). */
+    private long currentBytes() {
+        return channel == null ? 0 : segmentSize;
     }
 
     /** Tries to start a new segment after a failure (not before the retry time, except at close). */
@@ -244,6 +282,7 @@ public final class FileWriter implements Writer {
             retryAt = System.nanoTime() + retryNanos;
             return;
         }
+        retention.enforce(currentBytes());
     }
 
     /**
@@ -269,6 +308,7 @@ public final class FileWriter implements Writer {
             how = cutBack() ? "closed it at its last whole frame (offset " + segmentSize + ")"
                     : "could not cut it back to its last whole frame (offset " + segmentSize + ")";
             closeQuietly(channel);
+            retention.closed(segmentIndex, file, segmentSize);
         }
         channel = null;
         if (droppedFrames > 0) return; // still the same outage (a retry that failed): said already
@@ -313,6 +353,8 @@ public final class FileWriter implements Writer {
     public void flush() {
         // Bytes are in the OS page cache once write() returns, which survives a JVM exit; no fsync
         // per flush interval (that would cost milliseconds on every interval).
+        // Called every flush interval even when idle: where file.maxage is enforced between rolls.
+        retention.enforce(currentBytes());
     }
 
     @Override
@@ -323,6 +365,11 @@ public final class FileWriter implements Writer {
     /** Index of the segment being written (or last written, while no segment is open). */
     public int segmentIndex() {
         return segmentIndex;
+    }
+
+    /** Segments of this agent deleted so far by {@code file.maxsize} or {@code file.maxage}. */
+    public long deletedSegments() {
+        return retention.deletedSegments();
     }
 
     /** How many times writing a segment failed so far. */

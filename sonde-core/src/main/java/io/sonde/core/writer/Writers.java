@@ -1,6 +1,7 @@
 package io.sonde.core.writer;
 
 import io.sonde.core.config.ConfigKey;
+import io.sonde.core.config.Quantities;
 import io.sonde.core.config.SondeConfig;
 import java.nio.file.Path;
 
@@ -14,7 +15,8 @@ public final class Writers {
                 return new DiscardWriter();
             case "file":
                 return new FileWriter(Path.of(c.get(ConfigKey.FILE_DIR)), c.getLong(ConfigKey.FILE_SEGMENT_BYTES),
-                        c.get(ConfigKey.FILE_MODE));
+                        c.get(ConfigKey.FILE_MODE), Quantities.bytes(c.get(ConfigKey.FILE_MAXSIZE)),
+                        Quantities.millis(c.get(ConfigKey.FILE_MAXAGE)));
             case "text":
                 return new TextWriter(c.get(ConfigKey.TEXT_OUT));
             case "tcp":

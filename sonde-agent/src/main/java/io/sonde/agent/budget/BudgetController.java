@@ -1,0 +1,263 @@
+package io.sonde.agent.budget;
+
+import io.sonde.agent.AgentLog;
+import io.sonde.agent.instrument.ProbeCatalog;
+import io.sonde.core.buffer.ThreadBuffer;
+import io.sonde.core.pipeline.Pipeline;
+import io.sonde.core.pipeline.ProbeTally;
+import io.sonde.format.Format;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The overhead budget ({@code budget=PERCENT}): on a daemon thread of its own ("sonde-budget"),
+ * never on the probe path, it compares every {@code budget.interval.ms} what monitoring cost with
+ * the application's own CPU time, and when over budget switches off the probes that cost most and
+ * tell least ({@link BudgetPolicy}), in steps, one step per interval, until under.
+ *
+ * <p>The estimate per interval: each execution costs the calibrated cost of an enter+exit pair on
+ * the application's thread ({@link PairCost}) plus the writer thread's CPU time per execution
+ * (measured: its CPU time over the executions it drained, taken from intervals with at least
+ * {@value #WRITER_SAMPLE} executions and kept until the next such interval); executions are
+ * counted per probe by the writer thread ({@link ProbeTally}). That cost of the executions is what
+ * the budget compares and what switching probes off reduces; what the agent costs regardless (the
+ * writer's idle polling, this thread) is not put on any probe's account. The application's CPU time
+ * is the process's CPU time minus the writer's, this thread's and the estimated probe path.
+ *
+ * <p>Every switch is recorded: an event {@value #EVENT} in the log (fields probe, reason,
+ * executions, share, mean_ns, depth, overhead), one line on stderr per step, and lines in the
+ * agent's counters ({@code sonde probes status}). A probe matching {@code budget.pin} is never
+ * switched off. The budget switches off only; an operator may switch a probe on again (JMX), and
+ * the budget then judges it afresh.
+ */
+public final class BudgetController implements Runnable {
+    /** Name of the event type recording each switch. */
+    public static final String EVENT = "sonde.budget.switch";
+    /** Executions an interval needs before it gives a new writer cost per execution. */
+    static final long WRITER_SAMPLE = 10_000;
+    private static final String[] FIELDS = {"probe", "reason", "executions", "share", "mean_ns", "depth", "overhead"};
+    private static final byte[] TYPES = {Format.FIELD_STRING, Format.FIELD_STRING, Format.FIELD_LONG, Format.FIELD_DOUBLE,
+        Format.FIELD_LONG, Format.FIELD_DOUBLE, Format.FIELD_DOUBLE};
+
+    /** One probe the budget switched off, as reported. */
+    record Switch(String probe, long executions, double share, double meanNanos, double depth, double overhead) {}
+
+    private final BudgetSettings settings;
+    private final Pipeline pipeline;
+    private final ProbeCatalog catalog;
+    private final ProbeTally tally;
+    private final com.sun.management.OperatingSystemMXBean os;
+    private final com.sun.management.ThreadMXBean threads;
+    private final List<Switch> switched = new CopyOnWriteArrayList<>();
+    private volatile double pairNanos = Double.NaN;
+    private volatile double overheadPercent = Double.NaN;
+    /** Writer thread CPU per drained execution (ns), from the last interval with enough executions. */
+    private volatile double writerNanos;
+    private volatile String state = "calibrating";
+
+    // interval state (budget thread only)
+    private ProbeTally.Totals previous;
+    private long previousProcess;
+    private long previousWriter;
+    private long previousOwn;
+    private ThreadBuffer events;
+    private int eventType;
+    private int eventBytes;
+    /** True for the interval after a switch: records drained late still show the old probes' cost. */
+    private boolean settling;
+
+    private BudgetController(BudgetSettings settings, Pipeline pipeline, ProbeCatalog catalog,
+            com.sun.management.OperatingSystemMXBean os, com.sun.management.ThreadMXBean threads) {
+        this.settings = settings;
+        this.pipeline = pipeline;
+        this.catalog = catalog;
+        this.os = os;
+        this.threads = threads;
+        this.tally = pipeline.enableProbeTally();
+    }
+
+    /**
+     * Starts the budget if the pipeline's configuration sets one; returns null otherwise, or when
+     * this JVM cannot tell the process's CPU time (then says so on stderr).
+     */
+    public static BudgetController startIfConfigured(Pipeline pipeline, ProbeCatalog catalog) {
+        BudgetSettings s = BudgetSettings.of(pipeline.config());
+        if (s == null) return null;
+        java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        if (!(os instanceof com.sun.management.OperatingSystemMXBean cpu) || cpu.getProcessCpuTime() < 0
+                || !(mx instanceof com.sun.management.ThreadMXBean threads) || !mx.isThreadCpuTimeSupported()) {
+            AgentLog.info("budget=" + s.percent() + " ignored: this JVM does not report process and thread CPU time");
+            return null;
+        }
+        if (!mx.isThreadCpuTimeEnabled()) mx.setThreadCpuTimeEnabled(true);
+        BudgetController c = new BudgetController(s, pipeline, catalog, cpu, threads);
+        Thread t = new Thread(c, "sonde-budget");
+        t.setDaemon(true);
+        t.start();
+        return c;
+    }
+
+    @Override
+    public void run() {
+        try {
+            pairNanos = PairCost.calibrate();
+            openEvents();
+            mark(tally.snapshot());
+            state = "on";
+            long interval = TimeUnit.MILLISECONDS.toNanos(settings.intervalMillis());
+            while (!pipeline.isClosed()) {
+                long until = System.nanoTime() + interval;
+                while (System.nanoTime() - until < 0) {
+                    TimeUnit.NANOSECONDS.sleep(until - System.nanoTime());
+                }
+                if (pipeline.isClosed()) break;
+                step();
+            }
+            state = "stopped (monitor closed)";
+        } catch (InterruptedException e) {
+            state = "stopped (interrupted)";
+        } catch (RuntimeException | LinkageError e) {
+            state = "stopped by an error: " + e;
+            AgentLog.info("the overhead budget stopped: " + e);
+        }
+    }
+
+    /** The budget thread's own ring, for the switch events; it bypasses the thread filter on purpose. */
+    private void openEvents() {
+        events = pipeline.newBuffer(Thread.currentThread());
+        eventType = pipeline.registry().eventType(EVENT, TYPES, FIELDS);
+        int bytes = Format.EVENT_HEADER_BYTES;
+        for (byte t : TYPES) bytes += Format.fieldBytes(t);
+        eventBytes = bytes;
+    }
+
+    private void mark(ProbeTally.Totals now) {
+        previous = now;
+        previousProcess = os.getProcessCpuTime();
+        previousWriter = Math.max(0, threads.getThreadCpuTime(pipeline.writerThreadId()));
+        previousOwn = threads.getCurrentThreadCpuTime();
+    }
+
+    /** One interval: estimate, compare, and switch off what the policy picks. */
+    void step() {
+        ProbeTally.Totals now = tally.snapshot();
+        ProbeTally.Totals before = previous;
+        long process = os.getProcessCpuTime() - previousProcess;
+        long writer = Math.max(0, threads.getThreadCpuTime(pipeline.writerThreadId())) - previousWriter;
+        long own = threads.getCurrentThreadCpuTime() - previousOwn;
+        mark(now);
+
+        long total = 0;
+        for (int id = 0; id < now.size(); id++) total += delta(now.executions(), before.executions(), id);
+        double pair = pairNanos;
+        if (total >= WRITER_SAMPLE) writerNanos = Math.max(0, writer) / (double) total;
+        double unit = pair + writerNanos; // what one execution costs the process
+        double executions = total * unit;
+        double application = Math.max(1, process - total * pair - Math.max(0, writer) - Math.max(0, own));
+        overheadPercent = 100 * executions / application;
+        // Switching probes off that cost X frees X for the application's threads, which (if busy)
+        // use it: under budget once C - X <= b (A + X), so X >= (C - b A) / (1 + b). An application
+        // that does not use the freed time needs more: the next steps take it.
+        double b = settings.percent() / 100;
+        double excess = (executions - b * application) / (1 + b);
+        if (settling) {
+            settling = false; // judged afresh from the next interval, which has only the new state
+            return;
+        }
+        if (excess <= 0 || total == 0) return;
+
+        List<ProbeLoad> candidates = candidates(now, before, unit);
+        List<ProbeLoad> off = BudgetPolicy.choose(candidates, excess, pair);
+        if (off.isEmpty()) {
+            state = "on; over budget, but every probe still on is pinned";
+            return;
+        }
+        double overhead = overheadPercent;
+        List<String> names = new ArrayList<>();
+        for (ProbeLoad p : off) {
+            catalog.switchMatching(p.name(), false);
+            Switch s = new Switch(p.name(), p.executions(), 100 * p.costNanos() / executions, p.meanNanos(), p.meanDepth(), overhead);
+            switched.add(s);
+            record(s);
+            names.add(p.name());
+        }
+        settling = true;
+        AgentLog.info(String.format(Locale.ROOT, "budget: monitoring cost %.1f %% of the application's CPU time, budget %s %%;"
+                + " switched off %d probe(s): %s", overhead, trim(settings.percent()), off.size(),
+                names.size() <= 5 ? String.join(", ", names) : String.join(", ", names.subList(0, 5)) + " and "
+                        + (names.size() - 5) + " more"));
+    }
+
+    /** The probes the budget may switch off, grouped by name (a switch goes by name, overloads included). */
+    private List<ProbeLoad> candidates(ProbeTally.Totals now, ProbeTally.Totals before, double nanosPerExecution) {
+        Map<String, long[]> byName = new LinkedHashMap<>(); // executions, completed, nanos, depths
+        for (ProbeCatalog.Probe p : catalog.matching("*")) {
+            int id = p.id();
+            if (id >= now.size() || !catalog.isEnabled(id) || settings.pinned(p.name())) continue;
+            long e = delta(now.executions(), before.executions(), id);
+            if (e == 0) continue;
+            long[] a = byName.computeIfAbsent(p.name(), k -> new long[4]);
+            a[0] += e;
+            a[1] += delta(now.completed(), before.completed(), id);
+            a[2] += delta(now.nanos(), before.nanos(), id);
+            a[3] += delta(now.depths(), before.depths(), id);
+        }
+        List<ProbeLoad> out = new ArrayList<>(byName.size());
+        for (Map.Entry<String, long[]> e : byName.entrySet()) {
+            long[] a = e.getValue();
+            out.add(new ProbeLoad(e.getKey(), a[0], a[1] == 0 ? -1 : a[2] / (double) a[1], a[3] / (double) a[0],
+                    a[0] * nanosPerExecution));
+        }
+        return out;
+    }
+
+    private static long delta(long[] now, long[] before, int id) {
+        return now[id] - (id < before.length ? before[id] : 0);
+    }
+
+    /** The switch as an event in the log (this thread's own ring). */
+    private void record(Switch s) {
+        String reason = String.format(Locale.ROOT, "over budget: monitoring cost %.1f %% of the application's CPU time,"
+                + " budget %s %%; this probe: %d executions in %d ms, %.1f %% of the cost, mean %s, depth %.1f", s.overhead(),
+                trim(settings.percent()), s.executions(), settings.intervalMillis(), s.share(),
+                s.meanNanos() < 0 ? "not completed" : Math.round(s.meanNanos()) + " ns", s.depth());
+        events.events().begin(eventType, TYPES, eventBytes, System.nanoTime())
+                .putString(pipeline.registry().string(s.probe()))
+                .putString(pipeline.registry().string(reason))
+                .putLong(s.executions())
+                .putDouble(s.share())
+                .putLong(Math.round(s.meanNanos()))
+                .putDouble(s.depth())
+                .putDouble(s.overhead())
+                .end();
+    }
+
+    /**
+     * Lines for the agent's counters ({@code sonde probes status}): the budget, the calibrated pair
+     * cost, the last interval's overhead, and every probe switched off with its figures.
+     */
+    public String[] counters() {
+        List<String> out = new ArrayList<>();
+        out.add("budget.percent=" + trim(settings.percent()) + " (" + state + ")");
+        out.add(String.format(Locale.ROOT, "budget.pair.ns=%.1f", pairNanos));
+        out.add(String.format(Locale.ROOT, "budget.writer.ns=%.1f", writerNanos));
+        out.add(String.format(Locale.ROOT, "budget.overhead.percent=%.2f", overheadPercent));
+        out.add("budget.switched.off=" + switched.size());
+        for (Switch s : switched) {
+            out.add(String.format(Locale.ROOT, "budget.off %s executions=%d share=%.1f%% mean.ns=%s depth=%.1f", s.probe(),
+                    s.executions(), s.share(), s.meanNanos() < 0 ? "-" : String.valueOf(Math.round(s.meanNanos())), s.depth()));
+        }
+        return out.toArray(new String[0]);
+    }
+
+    private static String trim(double v) {
+        return v == Math.rint(v) ? String.valueOf((long) v) : String.valueOf(v);
+    }
+}
