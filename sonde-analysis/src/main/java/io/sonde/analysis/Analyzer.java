@@ -1,6 +1,7 @@
 package io.sonde.analysis;
 
 import io.sonde.analysis.budget.BudgetSwitchCollector;
+import io.sonde.analysis.input.RecordHandler;
 import io.sonde.analysis.demand.DemandCollector;
 import io.sonde.analysis.input.InputProblem;
 import io.sonde.analysis.input.RecordSource;
@@ -48,10 +49,10 @@ public final class Analyzer {
         CallTreeBuilder builder = new CallTreeBuilder(new OperationTable(), filter,
                 threads == null ? name -> true : name -> threads.matcher(name).find(), options.probeCost);
 
-        BudgetSwitchCollector switches = new BudgetSwitchCollector(builder);
+        BudgetSwitchCollector switches = new BudgetSwitchCollector();
         List<InputProblem> problems;
         try {
-            problems = source.read(switches, options.progress);
+            problems = source.read(RecordHandler.both(builder, switches), options.progress);
         } finally {
             options.progress.done();
         }

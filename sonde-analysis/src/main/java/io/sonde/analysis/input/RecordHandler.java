@@ -64,4 +64,91 @@ public interface RecordHandler {
 
     /** A trailer frame: the agent's own count of produced and written data records. */
     default void onTrailer(int agent, long produced, long written) {}
+
+    /**
+     * One handler that passes every record to {@code first} and then to {@code second}: analysis
+     * parts that read beside each other (the call-tree builder and the budget's switch events).
+     * {@code RecordHandlerTest} checks that it forwards every method of this interface.
+     */
+    static RecordHandler both(RecordHandler first, RecordHandler second) {
+        return new RecordHandler() {
+            @Override
+            public void onAgent(AgentInfo agent) {
+                first.onAgent(agent);
+                second.onAgent(agent);
+            }
+
+            @Override
+            public void onFrame(int agent, long wallNanos, long monoNanos) {
+                first.onFrame(agent, wallNanos, monoNanos);
+                second.onFrame(agent, wallNanos, monoNanos);
+            }
+
+            @Override
+            public void onProbeDef(int agent, int probeId, String name, String signature) {
+                first.onProbeDef(agent, probeId, name, signature);
+                second.onProbeDef(agent, probeId, name, signature);
+            }
+
+            @Override
+            public void onStringDef(int agent, int stringId, String value) {
+                first.onStringDef(agent, stringId, value);
+                second.onStringDef(agent, stringId, value);
+            }
+
+            @Override
+            public void onThreadDef(int agent, long threadId, String name) {
+                first.onThreadDef(agent, threadId, name);
+                second.onThreadDef(agent, threadId, name);
+            }
+
+            @Override
+            public void onTraceStart(int agent, long threadId, long traceId, long parentTraceId, int parentOrderIndex) {
+                first.onTraceStart(agent, threadId, traceId, parentTraceId, parentOrderIndex);
+                second.onTraceStart(agent, threadId, traceId, parentTraceId, parentOrderIndex);
+            }
+
+            @Override
+            public void onEnter(int agent, long threadId, int probeId, long timeNanos, long cpuNanos) {
+                first.onEnter(agent, threadId, probeId, timeNanos, cpuNanos);
+                second.onEnter(agent, threadId, probeId, timeNanos, cpuNanos);
+            }
+
+            @Override
+            public void onExit(int agent, long threadId, int probeId, long timeNanos, long cpuNanos, int exceptionStringId) {
+                first.onExit(agent, threadId, probeId, timeNanos, cpuNanos, exceptionStringId);
+                second.onExit(agent, threadId, probeId, timeNanos, cpuNanos, exceptionStringId);
+            }
+
+            @Override
+            public void onEvent(int agent, long threadId, int eventTypeId, long timeNanos) {
+                first.onEvent(agent, threadId, eventTypeId, timeNanos);
+                second.onEvent(agent, threadId, eventTypeId, timeNanos);
+            }
+
+            @Override
+            public void onEventRecord(int agent, RecordView event) {
+                first.onEventRecord(agent, event);
+                second.onEventRecord(agent, event);
+            }
+
+            @Override
+            public void onGap(int agent, long threadId, long droppedRecords) {
+                first.onGap(agent, threadId, droppedRecords);
+                second.onGap(agent, threadId, droppedRecords);
+            }
+
+            @Override
+            public void onHole(int agent) {
+                first.onHole(agent);
+                second.onHole(agent);
+            }
+
+            @Override
+            public void onTrailer(int agent, long produced, long written) {
+                first.onTrailer(agent, produced, written);
+                second.onTrailer(agent, produced, written);
+            }
+        };
+    }
 }
