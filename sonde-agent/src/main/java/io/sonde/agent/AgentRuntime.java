@@ -4,6 +4,7 @@ import io.sonde.agent.config.AgentOptions;
 import io.sonde.agent.config.OptionsParser;
 import io.sonde.agent.instrument.Instrumenter;
 import io.sonde.agent.instrument.ProbeCatalog;
+import io.sonde.agent.instrument.WeaveStats;
 import io.sonde.agent.jmx.ProbesControl;
 import io.sonde.agent.propagation.ExecutorInstrumenter;
 import io.sonde.core.control.LoopbackConnector;
@@ -73,7 +74,12 @@ public final class AgentRuntime {
             catalog.switchMatching("*", false); // a switch rule: every probe woven from now on starts off
         }
         ClassFileLocator agentClasses = agentClasses(agentJar);
-        Instrumenter instrumenter = new Instrumenter(inst, o.methods(), catalog, o.verbose(), agentClasses, o.executors());
+        WeaveStats stats = new WeaveStats(o.weaveStats());
+        if (stats.on()) {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> stats.report().forEach(AgentLog::info), "sonde-weave-stats"));
+        }
+        Instrumenter instrumenter = new Instrumenter(
+                inst, o.methods(), catalog, o.verbose(), agentClasses, o.executors(), stats);
         try {
             instrumenter.install();
         } catch (RuntimeException | LinkageError e) {

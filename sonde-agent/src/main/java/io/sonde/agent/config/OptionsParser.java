@@ -34,7 +34,7 @@ public final class OptionsParser {
     public static final String INLINE = "-javaagent options";
 
     private static final String AGENT_KEYS =
-            "config, include, exclude, include.thread, exclude.thread, cpu, executors, probes, jmx, verbose";
+            "config, include, exclude, include.thread, exclude.thread, cpu, executors, probes, jmx, verbose, weave.stats";
 
     private final List<Rule> methodRules = new ArrayList<>();
     private final List<Rule> threadRules = new ArrayList<>();
@@ -45,6 +45,7 @@ public final class OptionsParser {
     private boolean probesOn = true;
     private boolean jmx = true;
     private boolean verbose = false;
+    private boolean weaveStats = false;
     private int fileDepth;
 
     /** The outcome: options, usable only when {@code errors} is empty. */
@@ -73,7 +74,7 @@ public final class OptionsParser {
     private Result result() {
         AgentOptions o = new AgentOptions(
                 new MethodFilter(methodRules), new ThreadFilter(threadRules), executors, probesOn, jmx, verbose, core,
-                sources);
+                sources, weaveStats);
         return new Result(o, List.copyOf(errors));
     }
 
@@ -114,6 +115,7 @@ public final class OptionsParser {
             case "probes" -> probesOn = bool(value, original, where, probesOn);
             case "jmx" -> jmx = bool(value, original, where, jmx);
             case "verbose" -> verbose = bool(value, original, where, verbose);
+            case "weave.stats" -> weaveStats = bool(value, original, where, weaveStats);
             case "cpu" -> coreSetting("cpu.time", value, original, where);
             default -> coreSetting(original, value, original, where);
         }

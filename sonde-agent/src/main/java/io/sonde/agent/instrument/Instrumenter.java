@@ -19,6 +19,9 @@ import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.dynamic.VisibilityBridgeStrategy;
+import net.bytebuddy.dynamic.scaffold.InstrumentedType;
+import net.bytebuddy.dynamic.scaffold.MethodGraph;
 import net.bytebuddy.dynamic.scaffold.TypeValidation;
 import net.bytebuddy.matcher.ElementMatcher;
 import net.bytebuddy.matcher.ElementMatchers;
@@ -42,6 +45,7 @@ public final class Instrumenter {
     private final boolean verbose;
     private final ClassFileLocator agentClasses;
     private final boolean clearAtWorkerLoops;
+    private final WeaveStats stats;
     private final AtomicInteger transformedClasses = new AtomicInteger();
     private final Set<String> failedClasses = ConcurrentHashMap.newKeySet();
 
@@ -52,8 +56,9 @@ public final class Instrumenter {
      *     that clears the trace parent their thread inherited from its starter, selected or not
      */
     public Instrumenter(Instrumentation inst, MethodFilter filter, ProbeCatalog catalog, boolean verbose,
-            ClassFileLocator agentClasses, boolean clearAtWorkerLoops) {
+            ClassFileLocator agentClasses, boolean clearAtWorkerLoops, WeaveStats stats) {
         this.inst = inst;
+        this.stats = stats;
         this.clearAtWorkerLoops = clearAtWorkerLoops;
         this.agentClasses = agentClasses;
         this.filter = filter;
@@ -68,20 +73,46 @@ public final class Instrumenter {
             return;
         }
         Advice advice = Advice.withCustomMapping()
-                .bind(new ProbeIdMapping(catalog))
+                .bind(new ProbeIdMapping(catalog, stats))
                 .to(ProbeAdvice.class, agentClasses);
         Advice loopAdvice = Advice.to(io.sonde.agent.propagation.ExecutorAdvice.WorkerLoop.class, agentClasses);
-        ElementMatcher<TypeDescription> candidateType = type -> filter.maySelectClass(type.getName())
-                || (clearAtWorkerLoops && WorkerLoops.hasLoops(type.getName()));
+        ElementMatcher<TypeDescription> candidateType = type -> {
+            long t0 = stats.start();
+            String name = type.getName();
+            // names first: isSynthetic() makes the type pool parse the class file
+            boolean candidate = (filter.maySelectClass(name) || (clearAtWorkerLoops && WorkerLoops.hasLoops(name)))
+                    && !type.isSynthetic();
+            stats.end(WeaveStats.Phase.MATCH, t0);
+            return candidate;
+        };
 
+        // Weaving only visits method bodies, so Byte Buddy need not model the class hierarchy: no
+        // method graph over super types (ForDeclaredMethods), no bridges, a frozen instrumented
+        // type, and DECORATE (visitors only, the class file otherwise copied). Each of these
+        // spares the type pool from reading and parsing the class files of super types.
         // Byte Buddy skips synthetic methods unless told otherwise; lambda bodies are synthetic.
-        new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED).ignore(ElementMatchers.none()))
+        ByteBuddy byteBuddy = new ByteBuddy()
+                .with(TypeValidation.DISABLED)
+                .with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE)
+                .with(VisibilityBridgeStrategy.Default.NEVER)
+                .with(InstrumentedType.Factory.Default.FROZEN)
+                .ignore(ElementMatchers.none());
+        new AgentBuilder.Default(byteBuddy)
                 .disableClassFormatChanges()
+                .with(AgentBuilder.TypeStrategy.Default.DECORATE)
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
                 .with(AgentBuilder.RedefinitionStrategy.Listener.BatchReallocator.splitting())
+                .with(new Batches())
                 .with(AgentBuilder.Listener.ModuleReadEdgeCompleting.of(inst, false, io.sonde.core.probe.Probes.class))
                 .with(new Reporting())
-                .ignore(Instrumenter::ignored)
+                .with(TimedTransformer.decorator(stats))
+                .with(timedLookups(AgentBuilder.LocationStrategy.ForClassLoader.STRONG))
+                .ignore((type, loader, module, redefined, pd) -> {
+                    long t0 = stats.start();
+                    boolean ignored = ignored(type, loader, module, redefined, pd);
+                    stats.end(WeaveStats.Phase.MATCH, t0);
+                    return ignored;
+                })
                 .type(candidateType)
                 .transform((builder, type, loader, module, domain) -> builder
                         .visit(advice.on(selected(type)))
@@ -96,10 +127,10 @@ public final class Instrumenter {
         "io.sonde.agent.shaded.", "net.bytebuddy.", "java.", "javax.", "jdk.", "sun.", "com.sun.",
     };
 
-    /** Never woven: classes of the JDK's loaders (and Sonde's), Byte Buddy's, synthetic classes. */
+    /** Never woven: classes of the JDK's loaders (and Sonde's), Byte Buddy's. Names only, no parsing. */
     private static boolean ignored(
             TypeDescription type, ClassLoader loader, JavaModule module, Class<?> redefined, java.security.ProtectionDomain pd) {
-        if (loader == null || loader == PLATFORM || type.isSynthetic()) {
+        if (loader == null || loader == PLATFORM) {
             return true;
         }
         String name = type.getName();
@@ -109,6 +140,32 @@ public final class Instrumenter {
             }
         }
         return false;
+    }
+
+    /** Class-file look-ups of the type resolution, timed when {@link WeaveStats} is on. */
+    private AgentBuilder.LocationStrategy timedLookups(AgentBuilder.LocationStrategy strategy) {
+        if (!stats.on()) {
+            return strategy;
+        }
+        return (loader, module) -> {
+            ClassFileLocator locator = strategy.classFileLocator(loader, module);
+            return new ClassFileLocator() {
+                @Override
+                public Resolution locate(String name) throws java.io.IOException {
+                    long t0 = stats.start();
+                    try {
+                        return locator.locate(name);
+                    } finally {
+                        stats.end(WeaveStats.Phase.LOOKUP, t0);
+                    }
+                }
+
+                @Override
+                public void close() throws java.io.IOException {
+                    locator.close();
+                }
+            };
+        };
     }
 
     /** Number of classes woven so far. */
@@ -133,6 +190,32 @@ public final class Instrumenter {
         return isMethod()
                 .and(not(isAbstract()))
                 .and(m -> clearAtWorkerLoops && WorkerLoops.isLoop(className, m.getInternalName()));
+    }
+
+    /** Times each {@code retransformClasses} batch. */
+    private final class Batches extends AgentBuilder.RedefinitionStrategy.Listener.Adapter {
+        private long batchStart;
+        private int batchSize;
+
+        @Override
+        public void onBatch(int index, java.util.List<Class<?>> batch, java.util.List<Class<?>> types) {
+            endBatch();
+            batchStart = stats.start();
+            batchSize = batch.size();
+        }
+
+        @Override
+        public void onComplete(int amount, java.util.List<Class<?>> types,
+                java.util.Map<java.util.List<Class<?>>, Throwable> failures) {
+            endBatch();
+        }
+
+        private void endBatch() {
+            if (batchSize > 0) {
+                stats.end(WeaveStats.Phase.BATCH, batchStart);
+                batchSize = 0;
+            }
+        }
     }
 
     /** Logs each class that cannot be woven once, and counts the ones that were. */
