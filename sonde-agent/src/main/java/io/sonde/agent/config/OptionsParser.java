@@ -32,6 +32,8 @@ public final class OptionsParser {
 
     /** Source name used for the inline options. */
     public static final String INLINE = "-javaagent options";
+    /** Source name of the inline options of an attach ({@code sonde attach}). */
+    public static final String ATTACH = "attach options";
 
     private static final String AGENT_KEYS =
             "config, include, exclude, include.thread, exclude.thread, cpu, executors, probes, jmx, verbose, weave.stats";
@@ -60,12 +62,17 @@ public final class OptionsParser {
 
     /** Parses an agent argument string (may be null or empty: then nothing is monitored). */
     public static Result parse(String agentArgs) {
+        return parse(agentArgs, INLINE);
+    }
+
+    /** As {@link #parse(String)}, naming the inline options {@code source} ({@link #INLINE}, {@link #ATTACH}). */
+    public static Result parse(String agentArgs, String source) {
         OptionsParser p = new OptionsParser();
-        p.sources.add(INLINE);
+        p.sources.add(source);
         if (agentArgs != null && !agentArgs.isBlank()) {
             String[] entries = agentArgs.split(",");
             for (int i = 0; i < entries.length; i++) {
-                p.entry(entries[i], INLINE + " entry " + (i + 1));
+                p.entry(entries[i], source + " entry " + (i + 1));
             }
         }
         return p.result();

@@ -48,6 +48,20 @@ public final class Instrumenter {
     private final WeaveStats stats;
     private final AtomicInteger transformedClasses = new AtomicInteger();
     private final Set<String> failedClasses = ConcurrentHashMap.newKeySet();
+    private volatile Progress progress = (woven, total) -> { };
+    private volatile int retransformTotal;
+
+    /** Progress of the re-transformation of loaded classes (start-up, attach). */
+    public interface Progress {
+        /** {@code done} of {@code total} loaded classes re-transformed so far. */
+        void update(int done, int total);
+    }
+
+    /**
+     * Loaded classes are re-transformed in batches of this many: one {@code retransformClasses}
+     * call each, and one progress report between them.
+     */
+    static final int BATCH = 100;
 
     /**
      * @param agentClasses where the advice class files are read from (the agent jar: classes on
@@ -64,6 +78,16 @@ public final class Instrumenter {
         this.filter = filter;
         this.catalog = catalog;
         this.verbose = verbose;
+    }
+
+    /** Where to report the progress of re-transforming loaded classes (call before {@link #install()}). */
+    public void onProgress(Progress p) {
+        this.progress = p;
+    }
+
+    /** Number of loaded classes chosen for re-transformation by {@link #install()}. */
+    public int retransformTotal() {
+        return retransformTotal;
     }
 
     /** Installs the transformer and re-transforms matching classes that are already loaded. */
@@ -101,6 +125,7 @@ public final class Instrumenter {
                 .disableClassFormatChanges()
                 .with(AgentBuilder.TypeStrategy.Default.DECORATE)
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+                .with(AgentBuilder.RedefinitionStrategy.BatchAllocator.ForFixedSize.ofSize(BATCH))
                 .with(AgentBuilder.RedefinitionStrategy.Listener.BatchReallocator.splitting())
                 .with(new Batches())
                 .with(AgentBuilder.Listener.ModuleReadEdgeCompleting.of(inst, false, io.sonde.core.probe.Probes.class))
@@ -192,14 +217,17 @@ public final class Instrumenter {
                 .and(m -> clearAtWorkerLoops && WorkerLoops.isLoop(className, m.getInternalName()));
     }
 
-    /** Times each {@code retransformClasses} batch. */
+    /** Reports the progress of each {@code retransformClasses} batch, and times it. */
     private final class Batches extends AgentBuilder.RedefinitionStrategy.Listener.Adapter {
         private long batchStart;
         private int batchSize;
+        private int done;
 
         @Override
         public void onBatch(int index, java.util.List<Class<?>> batch, java.util.List<Class<?>> types) {
             endBatch();
+            retransformTotal = types.size();
+            progress.update(done, types.size());
             batchStart = stats.start();
             batchSize = batch.size();
         }
@@ -208,11 +236,13 @@ public final class Instrumenter {
         public void onComplete(int amount, java.util.List<Class<?>> types,
                 java.util.Map<java.util.List<Class<?>>, Throwable> failures) {
             endBatch();
+            progress.update(types.size(), types.size());
         }
 
         private void endBatch() {
             if (batchSize > 0) {
                 stats.end(WeaveStats.Phase.BATCH, batchStart);
+                done += batchSize;
                 batchSize = 0;
             }
         }
