@@ -263,6 +263,9 @@ public final class Instrumenter {
         public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded, Throwable error) {
             if (failedClasses.add(typeName)) {
                 AgentLog.info("cannot instrument " + typeName + ", leaving it alone: " + error);
+                if (verbose) {
+                    error.printStackTrace();
+                }
             }
         }
     }

@@ -13,13 +13,15 @@ import java.nio.charset.StandardCharsets;
 public final class OptionalUserApp {
 
     private static OptionalDependency cached; // never assigned: the dependency is optional
+    private Object value; // holds an OptionalDependency when the library is there (as H2's ValueGeometry)
 
     private OptionalUserApp() {}
 
     public static void main(String[] args) throws Exception {
         int sum = 0;
+        OptionalUserApp app = new OptionalUserApp();
         for (int i = 0; i < 10; i++) {
-            sum += work(i);
+            sum += app.work(i);
         }
         System.out.println("ready " + sum + " " + name());
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -30,7 +32,7 @@ public final class OptionalUserApp {
         System.out.println("done");
     }
 
-    static int work(int i) {
+    int work(int i) {
         return cached == null ? i * 2 : i + size(cached);
     }
 
@@ -43,8 +45,11 @@ public final class OptionalUserApp {
         return d.size();
     }
 
-    /** Returns the optional type: never called without the dependency. */
-    static OptionalDependency make() {
-        return new OptionalDependency();
+    /**
+     * Returns the optional type: never called without the dependency. An instance method returning
+     * a missing type made the whole class fail to weave before (Byte Buddy resolved the return type).
+     */
+    OptionalDependency dependency() {
+        return (OptionalDependency) value;
     }
 }
