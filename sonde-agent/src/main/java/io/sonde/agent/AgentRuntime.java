@@ -5,8 +5,10 @@ import io.sonde.agent.config.AgentOptions;
 import io.sonde.agent.config.OptionsParser;
 import io.sonde.agent.instrument.Instrumenter;
 import io.sonde.agent.instrument.ProbeCatalog;
+import io.sonde.agent.instrument.WeaveStats;
 import io.sonde.agent.jmx.ProbesControl;
 import io.sonde.agent.propagation.ExecutorInstrumenter;
+import io.sonde.core.control.AgentState;
 import io.sonde.core.control.LoopbackConnector;
 import io.sonde.core.control.ProbeControlMBean;
 import java.lang.instrument.Instrumentation;
@@ -28,7 +30,13 @@ public final class AgentRuntime {
     private AgentRuntime() {}
 
     /**
-     * Starts the agent once per JVM; a second attach only reports that it already runs.
+     * Starts the agent once per JVM. A second load with other options is refused (an agent's
+     * options cannot change); one with bad options leaves the JVM free for a corrected attach.
+     *
+     * <p>When attached ({@code dynamic}), the weaving of the classes already loaded runs on a
+     * thread of its own, so that {@code agentmain} returns at once and {@code sonde attach} can
+     * follow the progress through {@link AgentState#WEAVING_PROPERTY} (the JVM's attach listener
+     * serves one request at a time: while {@code agentmain} runs, nobody can read the progress).
      *
      * @param options the agent options string
      * @param inst the JVM's instrumentation
@@ -40,71 +48,111 @@ public final class AgentRuntime {
             startConnector();
             return;
         }
+        String given = options == null ? "" : options;
         if (started) {
-            AgentLog.info("already running in this JVM; switch probes with `sonde probes` or JMX; new options ignored");
+            refuseSecondStart(given);
             return;
         }
-        started = true;
+        long loadedAt = System.nanoTime();
+        if (dynamic) {
+            publishWeaving(new AgentState.Weaving(false, 0, 0, 0));
+        }
         // Byte Buddy is relocated, so is the name of its property; safe mode avoids sun.misc.Unsafe
         // (a warning on JDK 24+). Set before the first Byte Buddy class initialises.
         if (System.getProperty("io.sonde.agent.shaded.bytebuddy.safe") == null) {
             System.setProperty("io.sonde.agent.shaded.bytebuddy.safe", "true");
         }
-        OptionsParser.Result parsed = OptionsParser.parse(options);
-        if (!parsed.ok()) {
-            for (String e : parsed.errors()) {
+        OptionsParser.Result parsed = OptionsParser.parse(options, dynamic ? OptionsParser.ATTACH : OptionsParser.INLINE);
+        List<String> errors = parsed.errors();
+        if (errors.isEmpty()) {
+            errors = CoreBinding.start(parsed.options());
+        }
+        if (!errors.isEmpty()) {
+            for (String e : errors) {
                 AgentLog.info(e);
             }
             AgentLog.info("bad options: the application runs unmonitored");
-            registerMBean(parsed.options(), null, null, parsed.errors(), "not monitoring: bad options", agentJar, null);
+            registerMBean(parsed.options(), null, null, errors, "not monitoring: bad options", agentJar, null);
+            if (dynamic) {
+                publishWeaving(new AgentState.Weaving(true, 0, 0, millisSince(loadedAt)));
+            }
             return;
         }
+        started = true;
+        System.setProperty(AgentState.OPTIONS_PROPERTY, given);
+        System.setProperty(AgentState.ORIGIN_PROPERTY, dynamic ? AgentState.ATTACH : AgentState.JAVAAGENT);
         AgentOptions o = parsed.options();
-        List<String> coreErrors = CoreBinding.start(o);
-        if (!coreErrors.isEmpty()) {
-            for (String e : coreErrors) {
-                AgentLog.info(e);
-            }
-            AgentLog.info("bad options: the application runs unmonitored");
-            registerMBean(o, null, null, coreErrors, "not monitoring: bad options", agentJar, null);
-            return;
-        }
         ProbeCatalog catalog = new ProbeCatalog(CoreBinding.registry());
         if (!o.probesOn()) {
             catalog.switchMatching("*", false); // a switch rule: every probe woven from now on starts off
         }
         ClassFileLocator agentClasses = agentClasses(agentJar);
-        Instrumenter instrumenter = new Instrumenter(inst, o.methods(), catalog, o.verbose(), agentClasses, o.executors());
-        try {
-            instrumenter.install();
-        } catch (RuntimeException | LinkageError e) {
-            AgentLog.info("could not install the instrumentation, the application runs unmonitored: " + e);
+        WeaveStats stats = new WeaveStats(o.weaveStats());
+        if (stats.on()) {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> stats.report().forEach(AgentLog::info), "sonde-weave-stats"));
         }
-        if (o.executors() && !o.methods().selectsNothing()) { // no probes, no traces to carry
-            try {
-                ExecutorInstrumenter.install(inst, agentClasses);
-            } catch (RuntimeException | LinkageError e) {
-                AgentLog.info("trace context will not follow executor tasks: " + e);
-            }
+        Instrumenter instrumenter = new Instrumenter(
+                inst, o.methods(), catalog, o.verbose(), agentClasses, o.executors(), stats);
+        if (dynamic) {
+            instrumenter.onProgress((woven, total) -> publishWeaving(new AgentState.Weaving(false, woven, total, 0)));
         }
         BudgetController budget = startBudget(catalog);
         String status = "monitoring " + o.methods().rules().size() + " method rule(s) from "
-                + String.join(", ", o.sources()) + (dynamic ? " (attached)" : "")
+                + String.join(", ", o.sources()) + (dynamic ? ", loaded by attach" : ", loaded by -javaagent")
                 + (o.probesOn() ? "" : ", probes started off");
-        registerMBean(o, catalog, instrumenter, List.of(), status, agentJar, budget);
-        if (o.verbose()) {
-            AgentLog.info(status + "; " + instrumenter.transformedClasses() + " class(es) instrumented at start");
+        Runnable weave = () -> {
+            try {
+                instrumenter.install();
+            } catch (RuntimeException | LinkageError e) {
+                AgentLog.info("could not install the instrumentation, the application runs unmonitored: " + e);
+            }
+            if (o.executors() && !o.methods().selectsNothing()) { // no probes, no traces to carry
+                try {
+                    ExecutorInstrumenter.install(inst, agentClasses);
+                } catch (RuntimeException | LinkageError e) {
+                    AgentLog.info("trace context will not follow executor tasks: " + e);
+                }
+            }
+            registerMBean(o, catalog, instrumenter, List.of(), status, agentJar, budget);
+            if (o.verbose()) {
+                AgentLog.info(status + "; " + instrumenter.transformedClasses() + " class(es) instrumented at start");
+            }
+            if (dynamic) {
+                int n = instrumenter.transformedClasses();
+                publishWeaving(new AgentState.Weaving(true, n, Math.max(n, instrumenter.retransformTotal()),
+                        millisSince(loadedAt)));
+                if (stats.on()) {
+                    stats.report().forEach(AgentLog::info); // the attach's weaving; again at exit
+                }
+            }
+        };
+        if (dynamic) {
+            Thread weaver = new Thread(weave, "sonde-attach-weaver");
+            weaver.setDaemon(true);
+            weaver.start();
+        } else {
+            weave.run();
         }
     }
 
-    /** The overhead budget ({@code budget=PERCENT}), or null when off or unavailable. */
-    private static BudgetController startBudget(ProbeCatalog catalog) {
-        try {
-            return BudgetController.startIfConfigured(CoreBinding.pipeline(), catalog);
-        } catch (RuntimeException | LinkageError e) {
-            AgentLog.info("the overhead budget could not start, probes stay as they are: " + e);
-            return null;
+    /** A load after the agent started: nothing to do with the same options, refused with others. */
+    private static void refuseSecondStart(String given) {
+        String running = System.getProperty(AgentState.OPTIONS_PROPERTY, "");
+        if (running.equals(given)) {
+            AgentLog.info("already running in this JVM with these options; nothing to do");
+            return;
         }
+        AgentLog.info("already running in this JVM (loaded by " + System.getProperty(AgentState.ORIGIN_PROPERTY)
+                + " with options '" + running + "'): new options '" + given + "' refused; switch probes with "
+                + "`sonde probes` or JMX, or restart the JVM with the new options");
+    }
+
+    private static void publishWeaving(AgentState.Weaving w) {
+        System.setProperty(AgentState.WEAVING_PROPERTY, w.format());
+    }
+
+    private static long millisSince(long nanoTime) {
+        return (System.nanoTime() - nanoTime) / 1_000_000;
     }
 
     /** Class files of the agent: from the jar, else (run from classes) from this class's loader. */
@@ -153,6 +201,16 @@ public final class AgentRuntime {
                     .register(agentJar);
         } catch (Exception | LinkageError e) {
             AgentLog.info("could not register the JMX MBean " + ProbeControlMBean.OBJECT_NAME + ": " + e);
+        }
+    }
+
+    /** The overhead budget ({@code budget=PERCENT}), or null when off or unavailable. */
+    private static BudgetController startBudget(ProbeCatalog catalog) {
+        try {
+            return BudgetController.startIfConfigured(CoreBinding.pipeline(), catalog);
+        } catch (RuntimeException | LinkageError e) {
+            AgentLog.info("the overhead budget could not start, probes stay as they are: " + e);
+            return null;
         }
     }
 

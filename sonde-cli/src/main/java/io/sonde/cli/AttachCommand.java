@@ -1,5 +1,6 @@
 package io.sonde.cli;
 
+import io.sonde.core.control.AgentState;
 import io.sonde.core.control.LocalJvm;
 import io.sonde.core.control.ProbeControlClient;
 import io.sonde.core.control.ProbeControlException;
@@ -9,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Properties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -20,7 +22,9 @@ import picocli.CommandLine.Parameters;
  * {@code sonde attach --pid PID [--agent JAR] [--config FILE] [KEY=VALUE...]}: loads the Sonde
  * agent into a JVM that is already running (dynamic attach), with the same options as
  * {@code -javaagent:sonde-agent.jar=...}; classes already loaded that match the include patterns
- * are re-transformed. Afterwards prints the agent's status and any option errors (exit code 1).
+ * are re-transformed, with the progress printed. Afterwards prints the agent's status and any option
+ * errors (exit code 1). A JVM whose agent already runs with other options is refused (exit code 1):
+ * an agent's options cannot change while it runs.
  */
 @Command(
         name = "attach",
@@ -53,7 +57,18 @@ public final class AttachCommand implements Callable<Integer> {
         String agentOptions = agentOptions();
         long pid = target.pid();
         try (LocalJvm jvm = LocalJvm.attach(pid)) {
-            jvm.loadAgent(jar, agentOptions);
+            Properties before = jvm.systemProperties();
+            String running = before.getProperty(AgentState.OPTIONS_PROPERTY);
+            if (running != null) {
+                if (!running.equals(agentOptions)) {
+                    throw refused(pid, before, agentOptions);
+                }
+                out.println("the Sonde agent already runs in process " + pid + " with these options (loaded by "
+                        + before.getProperty(AgentState.ORIGIN_PROPERTY) + ")");
+            } else {
+                jvm.loadAgent(jar, agentOptions);
+                awaitWeaving(jvm, agentOptions, out);
+            }
         }
         try (ProbeControlClient agent = ProbeControlClient.attach(pid)) {
             int errors = ProbesCommand.printStatus(agent.probes(), out);
@@ -67,6 +82,56 @@ public final class AttachCommand implements Callable<Integer> {
             out.flush();
             return 0;
         }
+    }
+
+    /** How often, at most, a progress line is printed while the agent weaves. */
+    private static final long PROGRESS_EVERY_NANOS = 500_000_000L;
+
+    /**
+     * Follows the weaving the attach started (the agent publishes its progress as a system
+     * property) until it is done, printing the progress.
+     */
+    private void awaitWeaving(LocalJvm jvm, String agentOptions, PrintWriter out) {
+        long lastPrint = 0;
+        while (true) {
+            Properties now = jvm.systemProperties();
+            String running = now.getProperty(AgentState.OPTIONS_PROPERTY);
+            if (running != null && !running.equals(agentOptions)) {
+                throw refused(jvm.pid(), now, agentOptions); // another attach came first
+            }
+            AgentState.Weaving w = AgentState.Weaving.of(now);
+            if (w == null) {
+                return; // an agent that publishes no progress
+            }
+            if (w.done()) {
+                if (running != null) {
+                    out.println("woven: " + w.woven() + " loaded class(es) re-transformed, " + w.millis()
+                            + " ms after the agent was loaded");
+                }
+                return;
+            }
+            long t = System.nanoTime();
+            if (w.total() > 0 && (lastPrint == 0 || t - lastPrint >= PROGRESS_EVERY_NANOS)) {
+                out.println("weaving: " + w.woven() + "/" + w.total() + " loaded classes");
+                out.flush();
+                lastPrint = t;
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** The error for an attach to a JVM whose agent runs with other options. */
+    private static UserError refused(long pid, Properties target, String agentOptions) {
+        return new UserError("process " + pid + " already runs the Sonde agent (loaded by "
+                + target.getProperty(AgentState.ORIGIN_PROPERTY) + " with options '"
+                + target.getProperty(AgentState.OPTIONS_PROPERTY) + "'); an agent is loaded once per JVM and its "
+                + "options cannot change, so '" + agentOptions + "' were not applied. Switch its probes with "
+                + "'sonde probes --pid " + pid + " enable|disable PATTERN', or restart the JVM with the new options");
     }
 
     /** The options string: the KEY=VALUE arguments joined with commas; paths made absolute. */

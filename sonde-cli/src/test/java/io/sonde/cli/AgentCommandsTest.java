@@ -135,19 +135,36 @@ class AgentCommandsTest {
         start(null);
         mark(1);
         String pid = Long.toString(process.pid());
-        Object[] r = sonde("attach", "--pid", pid, "--agent", AGENT_JAR.toString(),
-                "include=" + APP + "$Ticker.*", "file.dir=" + dir, "flush.interval.ms=20");
+        String[] attach = {"attach", "--pid", pid, "--agent", AGENT_JAR.toString(),
+                "include=" + APP + "$Ticker.*", "file.dir=" + dir, "flush.interval.ms=20"};
+        Object[] r = sonde(attach);
         assertThat(r[0]).as("stdout %s stderr %s", r[1], r[2]).isEqualTo(0);
-        assertThat(lines(r[1])).anyMatch(l -> l.startsWith("status: monitoring") && l.endsWith("(attached)"));
+        assertThat(lines(r[1])).anyMatch(l -> l.startsWith("woven: ") && l.contains(" loaded class(es) re-transformed"));
+        assertThat(lines(r[1])).contains("status: monitoring 1 method rule(s) from attach options, loaded by attach");
         mark(2);
         Thread.sleep(200);
         mark(3);
 
-        // a second attach only reports that the agent already runs
-        Object[] again = sonde("attach", "--pid", pid, "--agent", AGENT_JAR.toString(), "include=x.*");
-        assertThat(again[0]).isEqualTo(0);
+        // the same attach again: nothing to do
+        Object[] same = sonde(attach);
+        assertThat(same[0]).as("stdout %s stderr %s", same[1], same[2]).isEqualTo(0);
+        assertThat(lines(same[1])).contains("the Sonde agent already runs in process " + pid
+                + " with these options (loaded by attach)");
+
+        // other options: refused, told to the person who ran the command
+        Object[] other = sonde("attach", "--pid", pid, "--agent", AGENT_JAR.toString(), "include=x.*");
+        assertThat(other[0]).isEqualTo(1);
+        assertThat((String) other[2]).contains("process " + pid + " already runs the Sonde agent (loaded by attach with "
+                + "options 'include=" + APP + "$Ticker.*,file.dir=")
+                .contains("'include=x.*' were not applied")
+                .contains("sonde probes --pid " + pid);
+
+        // the status names where the probe states came from: attach options, then a switch over JMX
+        assertThat(sonde("probes", "--pid", pid, "disable", "*.nothing")[0]).isEqualTo(0);
+        Object[] status = sonde("probes", "--pid", pid, "status");
+        assertThat(lines(status[1])).contains("status: monitoring 1 method rule(s) from attach options, loaded by attach; "
+                + "1 switch(es) over JMX, last: disable *.nothing (0 probe(s) changed)");
         stop();
-        assertThat(process.stderr()).contains("sonde-agent: already running in this JVM");
 
         List<List<String>> between = betweenMarks(dir);
         assertThat(between).hasSize(3);
@@ -161,7 +178,12 @@ class AgentCommandsTest {
                 "include=" + APP + "*", "policy=sometimes");
         assertThat(r[0]).isEqualTo(1);
         assertThat(lines(r[1])).contains("status: not monitoring: bad options",
-                "error: -javaagent options entry 2: bad value 'sometimes' for key 'policy': must be one of block, drop, block-forever");
+                "error: attach options entry 2: bad value 'sometimes' for key 'policy': must be one of block, drop, block-forever");
+        // bad options leave the JVM free for a corrected attach
+        Object[] fixed = sonde("attach", "--pid", Long.toString(process.pid()), "--agent", AGENT_JAR.toString(),
+                "include=" + APP + "*", "policy=drop", "file.dir=" + dir);
+        assertThat(fixed[0]).as("stdout %s stderr %s", fixed[1], fixed[2]).isEqualTo(0);
+        assertThat(lines(fixed[1])).contains("status: monitoring 1 method rule(s) from attach options, loaded by attach");
         stop(); // the application carries on
     }
 

@@ -18,6 +18,7 @@ import java.util.Map;
  * @param verbose whether the agent logs each instrumented class to stderr
  * @param coreSettings every other key, in the order given, for the core's configuration
  * @param sources where the options came from, for messages ("-javaagent options", a file name)
+ * @param weaveStats whether the agent measures where its weaving time goes and prints it at exit
  */
 public record AgentOptions(
         MethodFilter methods,
@@ -27,7 +28,8 @@ public record AgentOptions(
         boolean jmx,
         boolean verbose,
         Map<String, String> coreSettings,
-        List<String> sources) {
+        List<String> sources,
+        boolean weaveStats) {
 
     public AgentOptions {
         coreSettings = Map.copyOf(coreSettings);

@@ -32,9 +32,11 @@ public final class OptionsParser {
 
     /** Source name used for the inline options. */
     public static final String INLINE = "-javaagent options";
+    /** Source name of the inline options of an attach ({@code sonde attach}). */
+    public static final String ATTACH = "attach options";
 
     private static final String AGENT_KEYS =
-            "config, include, exclude, include.thread, exclude.thread, cpu, executors, probes, jmx, verbose";
+            "config, include, exclude, include.thread, exclude.thread, cpu, executors, probes, jmx, verbose, weave.stats";
 
     private final List<Rule> methodRules = new ArrayList<>();
     private final List<Rule> threadRules = new ArrayList<>();
@@ -45,6 +47,7 @@ public final class OptionsParser {
     private boolean probesOn = true;
     private boolean jmx = true;
     private boolean verbose = false;
+    private boolean weaveStats = false;
     private int fileDepth;
 
     /** The outcome: options, usable only when {@code errors} is empty. */
@@ -59,12 +62,17 @@ public final class OptionsParser {
 
     /** Parses an agent argument string (may be null or empty: then nothing is monitored). */
     public static Result parse(String agentArgs) {
+        return parse(agentArgs, INLINE);
+    }
+
+    /** As {@link #parse(String)}, naming the inline options {@code source} ({@link #INLINE}, {@link #ATTACH}). */
+    public static Result parse(String agentArgs, String source) {
         OptionsParser p = new OptionsParser();
-        p.sources.add(INLINE);
+        p.sources.add(source);
         if (agentArgs != null && !agentArgs.isBlank()) {
             String[] entries = agentArgs.split(",");
             for (int i = 0; i < entries.length; i++) {
-                p.entry(entries[i], INLINE + " entry " + (i + 1));
+                p.entry(entries[i], source + " entry " + (i + 1));
             }
         }
         return p.result();
@@ -73,7 +81,7 @@ public final class OptionsParser {
     private Result result() {
         AgentOptions o = new AgentOptions(
                 new MethodFilter(methodRules), new ThreadFilter(threadRules), executors, probesOn, jmx, verbose, core,
-                sources);
+                sources, weaveStats);
         return new Result(o, List.copyOf(errors));
     }
 
@@ -114,6 +122,7 @@ public final class OptionsParser {
             case "probes" -> probesOn = bool(value, original, where, probesOn);
             case "jmx" -> jmx = bool(value, original, where, jmx);
             case "verbose" -> verbose = bool(value, original, where, verbose);
+            case "weave.stats" -> weaveStats = bool(value, original, where, weaveStats);
             case "cpu" -> coreSetting("cpu.time", value, original, where);
             default -> coreSetting(original, value, original, where);
         }

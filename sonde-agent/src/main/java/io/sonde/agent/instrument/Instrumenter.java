@@ -19,6 +19,9 @@ import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.dynamic.VisibilityBridgeStrategy;
+import net.bytebuddy.dynamic.scaffold.InstrumentedType;
+import net.bytebuddy.dynamic.scaffold.MethodGraph;
 import net.bytebuddy.dynamic.scaffold.TypeValidation;
 import net.bytebuddy.matcher.ElementMatcher;
 import net.bytebuddy.matcher.ElementMatchers;
@@ -42,8 +45,23 @@ public final class Instrumenter {
     private final boolean verbose;
     private final ClassFileLocator agentClasses;
     private final boolean clearAtWorkerLoops;
+    private final WeaveStats stats;
     private final AtomicInteger transformedClasses = new AtomicInteger();
     private final Set<String> failedClasses = ConcurrentHashMap.newKeySet();
+    private volatile Progress progress = (woven, total) -> { };
+    private volatile int retransformTotal;
+
+    /** Progress of the re-transformation of loaded classes (start-up, attach). */
+    public interface Progress {
+        /** {@code done} of {@code total} loaded classes re-transformed so far. */
+        void update(int done, int total);
+    }
+
+    /**
+     * Loaded classes are re-transformed in batches of this many: one {@code retransformClasses}
+     * call each, and one progress report between them.
+     */
+    static final int BATCH = 100;
 
     /**
      * @param agentClasses where the advice class files are read from (the agent jar: classes on
@@ -52,13 +70,24 @@ public final class Instrumenter {
      *     that clears the trace parent their thread inherited from its starter, selected or not
      */
     public Instrumenter(Instrumentation inst, MethodFilter filter, ProbeCatalog catalog, boolean verbose,
-            ClassFileLocator agentClasses, boolean clearAtWorkerLoops) {
+            ClassFileLocator agentClasses, boolean clearAtWorkerLoops, WeaveStats stats) {
         this.inst = inst;
+        this.stats = stats;
         this.clearAtWorkerLoops = clearAtWorkerLoops;
         this.agentClasses = agentClasses;
         this.filter = filter;
         this.catalog = catalog;
         this.verbose = verbose;
+    }
+
+    /** Where to report the progress of re-transforming loaded classes (call before {@link #install()}). */
+    public void onProgress(Progress p) {
+        this.progress = p;
+    }
+
+    /** Number of loaded classes chosen for re-transformation by {@link #install()}. */
+    public int retransformTotal() {
+        return retransformTotal;
     }
 
     /** Installs the transformer and re-transforms matching classes that are already loaded. */
@@ -68,20 +97,47 @@ public final class Instrumenter {
             return;
         }
         Advice advice = Advice.withCustomMapping()
-                .bind(new ProbeIdMapping(catalog))
+                .bind(new ProbeIdMapping(catalog, stats))
                 .to(ProbeAdvice.class, agentClasses);
         Advice loopAdvice = Advice.to(io.sonde.agent.propagation.ExecutorAdvice.WorkerLoop.class, agentClasses);
-        ElementMatcher<TypeDescription> candidateType = type -> filter.maySelectClass(type.getName())
-                || (clearAtWorkerLoops && WorkerLoops.hasLoops(type.getName()));
+        ElementMatcher<TypeDescription> candidateType = type -> {
+            long t0 = stats.start();
+            String name = type.getName();
+            // names first: isSynthetic() makes the type pool parse the class file
+            boolean candidate = (filter.maySelectClass(name) || (clearAtWorkerLoops && WorkerLoops.hasLoops(name)))
+                    && !type.isSynthetic();
+            stats.end(WeaveStats.Phase.MATCH, t0);
+            return candidate;
+        };
 
+        // Weaving only visits method bodies, so Byte Buddy need not model the class hierarchy: no
+        // method graph over super types (ForDeclaredMethods), no bridges, a frozen instrumented
+        // type, and DECORATE (visitors only, the class file otherwise copied). Each of these
+        // spares the type pool from reading and parsing the class files of super types.
         // Byte Buddy skips synthetic methods unless told otherwise; lambda bodies are synthetic.
-        new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED).ignore(ElementMatchers.none()))
+        ByteBuddy byteBuddy = new ByteBuddy()
+                .with(TypeValidation.DISABLED)
+                .with(MethodGraph.Compiler.ForDeclaredMethods.INSTANCE)
+                .with(VisibilityBridgeStrategy.Default.NEVER)
+                .with(InstrumentedType.Factory.Default.FROZEN)
+                .ignore(ElementMatchers.none());
+        new AgentBuilder.Default(byteBuddy)
                 .disableClassFormatChanges()
+                .with(AgentBuilder.TypeStrategy.Default.DECORATE)
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+                .with(AgentBuilder.RedefinitionStrategy.BatchAllocator.ForFixedSize.ofSize(BATCH))
                 .with(AgentBuilder.RedefinitionStrategy.Listener.BatchReallocator.splitting())
+                .with(new Batches())
                 .with(AgentBuilder.Listener.ModuleReadEdgeCompleting.of(inst, false, io.sonde.core.probe.Probes.class))
                 .with(new Reporting())
-                .ignore(Instrumenter::ignored)
+                .with(TimedTransformer.decorator(stats))
+                .with(timedLookups(AgentBuilder.LocationStrategy.ForClassLoader.STRONG))
+                .ignore((type, loader, module, redefined, pd) -> {
+                    long t0 = stats.start();
+                    boolean ignored = ignored(type, loader, module, redefined, pd);
+                    stats.end(WeaveStats.Phase.MATCH, t0);
+                    return ignored;
+                })
                 .type(candidateType)
                 .transform((builder, type, loader, module, domain) -> builder
                         .visit(advice.on(selected(type)))
@@ -96,10 +152,10 @@ public final class Instrumenter {
         "io.sonde.agent.shaded.", "net.bytebuddy.", "java.", "javax.", "jdk.", "sun.", "com.sun.",
     };
 
-    /** Never woven: classes of the JDK's loaders (and Sonde's), Byte Buddy's, synthetic classes. */
+    /** Never woven: classes of the JDK's loaders (and Sonde's), Byte Buddy's. Names only, no parsing. */
     private static boolean ignored(
             TypeDescription type, ClassLoader loader, JavaModule module, Class<?> redefined, java.security.ProtectionDomain pd) {
-        if (loader == null || loader == PLATFORM || type.isSynthetic()) {
+        if (loader == null || loader == PLATFORM) {
             return true;
         }
         String name = type.getName();
@@ -109,6 +165,32 @@ public final class Instrumenter {
             }
         }
         return false;
+    }
+
+    /** Class-file look-ups of the type resolution, timed when {@link WeaveStats} is on. */
+    private AgentBuilder.LocationStrategy timedLookups(AgentBuilder.LocationStrategy strategy) {
+        if (!stats.on()) {
+            return strategy;
+        }
+        return (loader, module) -> {
+            ClassFileLocator locator = strategy.classFileLocator(loader, module);
+            return new ClassFileLocator() {
+                @Override
+                public Resolution locate(String name) throws java.io.IOException {
+                    long t0 = stats.start();
+                    try {
+                        return locator.locate(name);
+                    } finally {
+                        stats.end(WeaveStats.Phase.LOOKUP, t0);
+                    }
+                }
+
+                @Override
+                public void close() throws java.io.IOException {
+                    locator.close();
+                }
+            };
+        };
     }
 
     /** Number of classes woven so far. */
@@ -135,6 +217,37 @@ public final class Instrumenter {
                 .and(m -> clearAtWorkerLoops && WorkerLoops.isLoop(className, m.getInternalName()));
     }
 
+    /** Reports the progress of each {@code retransformClasses} batch, and times it. */
+    private final class Batches extends AgentBuilder.RedefinitionStrategy.Listener.Adapter {
+        private long batchStart;
+        private int batchSize;
+        private int done;
+
+        @Override
+        public void onBatch(int index, java.util.List<Class<?>> batch, java.util.List<Class<?>> types) {
+            endBatch();
+            retransformTotal = types.size();
+            progress.update(done, types.size());
+            batchStart = stats.start();
+            batchSize = batch.size();
+        }
+
+        @Override
+        public void onComplete(int amount, java.util.List<Class<?>> types,
+                java.util.Map<java.util.List<Class<?>>, Throwable> failures) {
+            endBatch();
+            progress.update(types.size(), types.size());
+        }
+
+        private void endBatch() {
+            if (batchSize > 0) {
+                stats.end(WeaveStats.Phase.BATCH, batchStart);
+                done += batchSize;
+                batchSize = 0;
+            }
+        }
+    }
+
     /** Logs each class that cannot be woven once, and counts the ones that were. */
     private final class Reporting extends AgentBuilder.Listener.Adapter {
         @Override
@@ -150,6 +263,9 @@ public final class Instrumenter {
         public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded, Throwable error) {
             if (failedClasses.add(typeName)) {
                 AgentLog.info("cannot instrument " + typeName + ", leaving it alone: " + error);
+                if (verbose) {
+                    error.printStackTrace();
+                }
             }
         }
     }

@@ -36,7 +36,8 @@ public final class ProbeCatalog {
 
     private final Registry registry;
     private final Map<String, Probe> byKey = new ConcurrentHashMap<>();
-    private final List<Probe> inOrder = new CopyOnWriteArrayList<>();
+    // guarded by this; not copy-on-write: weaving a library adds thousands of probes one by one
+    private final List<Probe> inOrder = new ArrayList<>();
     private final List<SwitchRule> switchRules = new CopyOnWriteArrayList<>();
 
     public ProbeCatalog(Registry registry) {
@@ -88,7 +89,7 @@ public final class ProbeCatalog {
     }
 
     /** The probes whose names match the pattern, in registration order. */
-    public List<Probe> matching(String pattern) {
+    public synchronized List<Probe> matching(String pattern) {
         Glob g = Glob.of(pattern);
         List<Probe> out = new ArrayList<>();
         for (Probe p : inOrder) {
@@ -105,7 +106,7 @@ public final class ProbeCatalog {
     }
 
     /** Number of probes woven so far. */
-    public int size() {
+    public synchronized int size() {
         return inOrder.size();
     }
 }

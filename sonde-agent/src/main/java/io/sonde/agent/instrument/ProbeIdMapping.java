@@ -16,9 +16,11 @@ import net.bytebuddy.implementation.bytecode.assign.Assigner;
 final class ProbeIdMapping implements Advice.OffsetMapping.Factory<ProbeId> {
 
     private final ProbeCatalog catalog;
+    private final WeaveStats stats;
 
-    ProbeIdMapping(ProbeCatalog catalog) {
+    ProbeIdMapping(ProbeCatalog catalog, WeaveStats stats) {
         this.catalog = catalog;
+        this.stats = stats;
     }
 
     @Override
@@ -42,9 +44,11 @@ final class ProbeIdMapping implements Advice.OffsetMapping.Factory<ProbeId> {
                     Assigner assigner,
                     Advice.ArgumentHandler argumentHandler,
                     Sort sort) {
+                long t0 = stats.start();
                 int id = catalog.probeFor(
                         instrumentedType.getName() + "." + instrumentedMethod.getInternalName(),
                         instrumentedMethod.getDescriptor());
+                stats.end(WeaveStats.Phase.PROBE_IDS, t0);
                 return Target.ForStackManipulation.of(id);
             }
         };

@@ -22,6 +22,8 @@ public final class ProbesControl implements ProbeControlMBean {
     private final Supplier<String[]> counters;
     private final List<String> configErrors;
     private final String status;
+    private int switches; // guarded by this: run-time switches made through this MBean
+    private String lastSwitch;
 
     public ProbesControl(
             ProbeCatalog catalog,
@@ -72,12 +74,22 @@ public final class ProbesControl implements ProbeControlMBean {
 
     @Override
     public int enable(String pattern) {
-        return catalog == null ? 0 : catalog.switchMatching(pattern, true);
+        return switchMatching(pattern, true);
     }
 
     @Override
     public int disable(String pattern) {
-        return catalog == null ? 0 : catalog.switchMatching(pattern, false);
+        return switchMatching(pattern, false);
+    }
+
+    private synchronized int switchMatching(String pattern, boolean on) {
+        if (catalog == null) {
+            return 0;
+        }
+        int changed = catalog.switchMatching(pattern, on);
+        switches++;
+        lastSwitch = (on ? "enable " : "disable ") + pattern + " (" + changed + " probe(s) changed)";
+        return changed;
     }
 
     @Override
@@ -108,8 +120,9 @@ public final class ProbesControl implements ProbeControlMBean {
         return configErrors.toArray(new String[0]);
     }
 
+    /** The agent's status line, and the run-time switches made over JMX (the other origin of probe states). */
     @Override
-    public String getStatus() {
-        return status;
+    public synchronized String getStatus() {
+        return switches == 0 ? status : status + "; " + switches + " switch(es) over JMX, last: " + lastSwitch;
     }
 }

@@ -73,7 +73,7 @@ class OptionsParserTest {
                 "-javaagent options entry 3: option 'include' has an empty pattern");
         assertThat(r.errors().get(3))
                 .startsWith("-javaagent options entry 2: unknown option 'bogus'; known options: config, include, exclude, "
-                        + "include.thread, exclude.thread, cpu, executors, probes, jmx, verbose, writer, ")
+                        + "include.thread, exclude.thread, cpu, executors, probes, jmx, verbose, weave.stats, writer, ")
                 .doesNotContain(", config,");
     }
 
@@ -83,5 +83,15 @@ class OptionsParserTest {
         Files.writeString(f, "config=" + f + "\n");
         OptionsParser.Result r = OptionsParser.parse("config=" + f);
         assertThat(r.errors()).singleElement().asString().contains("nest deeper than 8");
+    }
+
+    @Test
+    void weaveStatsAndTheAttachSourceName() {
+        assertThat(OptionsParser.parse("include=a.*").options().weaveStats()).isFalse();
+        OptionsParser.Result r = OptionsParser.parse("include=a.*,weave.stats=on", OptionsParser.ATTACH);
+        assertThat(r.options().weaveStats()).isTrue();
+        assertThat(r.options().sources()).containsExactly("attach options");
+        assertThat(OptionsParser.parse("weave.stats=much", OptionsParser.ATTACH).errors())
+                .containsExactly("attach options entry 1: option 'weave.stats': expected on/off (true/false, yes/no), got 'much'");
     }
 }

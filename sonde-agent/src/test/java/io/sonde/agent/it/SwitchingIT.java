@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sonde.agent.it.Recorded.Rec;
 import io.sonde.agent.testing.AgentJvm;
+import io.sonde.core.control.AgentState;
 import io.sonde.core.control.LocalJvm;
 import io.sonde.core.control.ProbeControlClient;
 import io.sonde.core.control.ProbeControlMBean;
@@ -47,6 +48,9 @@ class SwitchingIT {
                 mark(p, 5);
                 assertThat(probes.getProbeCount()).isEqualTo(3);
                 assertThat(probes.getEnabledProbeCount()).isEqualTo(2);
+                assertThat(probes.getStatus())
+                        .startsWith("monitoring 2 method rule(s) from -javaagent options, loaded by -javaagent")
+                        .endsWith("; 2 switch(es) over JMX, last: enable *.tick (1 probe(s) changed)");
                 assertThat(probes.getCounters()).anyMatch(c -> c.startsWith("records.written="));
             }
             p.send("stop");
@@ -68,9 +72,12 @@ class SwitchingIT {
             try (LocalJvm jvm = LocalJvm.attach(p.pid())) {
                 jvm.loadAgent(AgentProcess.AGENT_JAR.toAbsolutePath(),
                         "include=" + APP + "Work.tick;" + APP + "Marks.*,file.dir=" + dir + ",flush.interval.ms=20");
+                // agentmain returns at once; the loaded classes are woven on a thread of the agent
+                AgentState.Weaving w = awaitWeaving(jvm);
+                assertThat(w.woven()).as("Work and Marks re-transformed").isGreaterThanOrEqualTo(2);
             }
             try (ProbeControlClient client = ProbeControlClient.attach(p.pid())) {
-                assertThat(client.probes().getStatus()).contains("(attached)");
+                assertThat(client.probes().getStatus()).isEqualTo("monitoring 2 method rule(s) from attach options, loaded by attach");
                 assertThat(client.probes().listMatching("*")).hasSize(2);
             }
             mark(p, 2);
@@ -86,6 +93,19 @@ class SwitchingIT {
         assertThat(between).hasSize(3); // marks 2 and 3 only: mark 1 ran before the agent
         assertThat(between.get(1)).contains("tick").doesNotContain("step");
         assertThat(r.trailer.written()).isEqualTo(r.trailer.produced());
+    }
+
+    /** Waits (at most 30 s) until the agent reports the weaving of its attach done. */
+    static AgentState.Weaving awaitWeaving(LocalJvm jvm) throws InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            AgentState.Weaving w = AgentState.Weaving.of(jvm.systemProperties());
+            if (w != null && w.done()) {
+                return w;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("the attach's weaving did not finish within 30 s");
     }
 
     /** Sends "mark" and waits until the app has called Marks.mark(n). */

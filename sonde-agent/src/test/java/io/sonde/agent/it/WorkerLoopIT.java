@@ -44,6 +44,8 @@ class WorkerLoopIT {
         }
     }
 
+    private static final String STARTUP_REMINDER = "io.javalin.jetty.JettyServer._init_$lambda$0";
+
     @Test
     void everyRequestIsItsOwnTraceAndNoTraceSpansTheRun() throws Exception {
         String options = "include=io.javalin.*;org.eclipse.jetty.*;io.sonde.agent.sample.JavalinApp$Handlers.*"
@@ -54,9 +56,8 @@ class WorkerLoopIT {
             load = p.awaitLine("load ").split(" ");
             p.awaitLine("done");
             assertThat(p.awaitExit()).as("exit code; stderr: %s", p.stderr()).isZero();
-            // Javalin's optional Jackson support refers to classes not on this class path: reported, left alone
-            assertThat(p.stderr().lines().filter(l -> l.startsWith("sonde-agent:")))
-                    .allMatch(l -> l.startsWith("sonde-agent: cannot instrument io.javalin.json.JavalinJackson"));
+            // Javalin's optional Jackson support refers to classes not on this class path: woven all the same
+            assertThat(p.stderr().lines().filter(l -> l.startsWith("sonde-agent:"))).isEmpty();
         }
         long loadStart = Long.parseLong(load[1]);
         long loadEnd = Long.parseLong(load[2]);
@@ -97,11 +98,10 @@ class WorkerLoopIT {
         assertThat(withRequests).as("traces with requests").hasSize(REQUESTS + 1).allSatisfy(tr -> assertThat(tr.hellos).isEqualTo(1));
         assertThat(withRequests).as("requests are served by the server's pool threads")
                 .allMatch(tr -> tr.thread.startsWith("JettyServerThreadPool"));
-        // no trace of the server's pool threads spans the load (a probed run loop would). Other
-        // threads may legitimately run one long execution across a short load: Javalin starts a
-        // thread at server init (JettyServer's init lambda on Thread-0) that runs for about 5 s.
-        assertThat(traces).as("pool-thread traces open from before the load to after it").noneMatch(
-                tr -> tr.thread.startsWith("JettyServerThreadPool") && tr.first < loadStart && tr.last > loadEnd);
+        // none spans the load, but for Javalin's start-up reminder: a thread of its own that sleeps 5 s and
+        // then warns if the server was never started (a real execution of a woven method, not a loop)
+        assertThat(traces).as("traces open from before the load to after it").noneMatch(
+                tr -> tr.first < loadStart && tr.last > loadEnd && !tr.root.equals(STARTUP_REMINDER));
         assertThat(traces.size()).as("traces (Jetty's own work is many small ones)").isGreaterThan(REQUESTS);
     }
 }

@@ -1,0 +1,155 @@
+package io.sonde.agent.instrument;
+
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Where the weaving time goes (option {@code weave.stats=on}): counts and nanoseconds per phase,
+ * added up over every class the JVM hands to the agent. Off by default; when off every method
+ * returns at once without reading the clock, so the weaver pays nothing for it.
+ *
+ * <p>The phases nest: {@link Phase#TRANSFORM_WOVEN} and {@link Phase#TRANSFORM_PASSED} are whole
+ * calls of the agent's class-file transformer; matching, class-file look-ups (the type
+ * resolution's reads of other classes: super types, signature types) and probe registration
+ * happen inside them (matching also outside, when loaded classes are chosen for
+ * re-transformation). What is left of a woven class's time is Byte Buddy parsing the class,
+ * inlining the advice and writing the class file. Re-transformation batches are whole
+ * {@code Instrumentation.retransformClasses} calls: the JVM's redefinition plus the transformer
+ * calls inside them.
+ */
+public final class WeaveStats {
+
+    /** One timed phase. */
+    public enum Phase {
+        /** Transformer calls that returned a woven class. */
+        TRANSFORM_WOVEN("transform, woven"),
+        /** Transformer calls that left the class alone (not selected, ignored, failed). */
+        TRANSFORM_PASSED("transform, passed over"),
+        /** Ignore and type matchers: does this class need weaving at all. */
+        MATCH("matching"),
+        /** Class files of other types read for type resolution. */
+        LOOKUP("class-file lookups"),
+        /** Probes registered (one per woven method). */
+        PROBE_IDS("probe registration"),
+        /** {@code retransformClasses} calls (start-up and attach). */
+        BATCH("re-transformation batches");
+
+        final String label;
+
+        Phase(String label) {
+            this.label = label;
+        }
+    }
+
+    /** Woven classes counted as the weaver's warm-up (its own code runs interpreted at first). */
+    static final int WARM_UP_CLASSES = 100;
+
+    private final boolean on;
+    private final LongAdder[] counts = new LongAdder[Phase.values().length];
+    private final LongAdder[] nanos = new LongAdder[Phase.values().length];
+    private final LongAdder warmUpNanos = new LongAdder();
+    private final LongAdder warmUpCount = new LongAdder();
+    private final long compileMillisAtStart;
+
+    /** @param on false: nothing is measured */
+    public WeaveStats(boolean on) {
+        this.on = on;
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = new LongAdder();
+            nanos[i] = new LongAdder();
+        }
+        this.compileMillisAtStart = on ? compileMillis() : 0;
+    }
+
+    /** True when measuring. */
+    public boolean on() {
+        return on;
+    }
+
+    /** The start of a timed phase: a clock reading, or 0 when off. */
+    public long start() {
+        return on ? System.nanoTime() : 0L;
+    }
+
+    /** Ends a phase begun at {@code start} (one event). */
+    public void end(Phase phase, long start) {
+        if (on) {
+            long dt = System.nanoTime() - start;
+            counts[phase.ordinal()].increment();
+            nanos[phase.ordinal()].add(dt);
+            if (phase == Phase.TRANSFORM_WOVEN && warmUpCount.sum() < WARM_UP_CLASSES) {
+                warmUpCount.increment();
+                warmUpNanos.add(dt);
+            }
+        }
+    }
+
+    /** Adds {@code events} events of {@code phase} that took {@code dtNanos} together. */
+    public void add(Phase phase, int events, long dtNanos) {
+        if (on) {
+            counts[phase.ordinal()].add(events);
+            nanos[phase.ordinal()].add(dtNanos);
+        }
+    }
+
+    /** Events counted for the phase. */
+    public long count(Phase phase) {
+        return counts[phase.ordinal()].sum();
+    }
+
+    /** Nanoseconds summed for the phase. */
+    public long nanos(Phase phase) {
+        return nanos[phase.ordinal()].sum();
+    }
+
+    /** The report: a few lines, without the "sonde-agent: " prefix. */
+    public List<String> report() {
+        List<String> lines = new ArrayList<>();
+        long woven = count(Phase.TRANSFORM_WOVEN);
+        long wovenNanos = nanos(Phase.TRANSFORM_WOVEN);
+        long warmN = warmUpCount.sum();
+        long warmNs = warmUpNanos.sum();
+        StringBuilder head = new StringBuilder("weave.stats: ")
+                .append(woven).append(" class(es) woven in ").append(ms(wovenNanos)).append(" (")
+                .append(perEvent(wovenNanos, woven)).append("/class");
+        if (woven > warmN && warmN > 0) {
+            head.append("; first ").append(warmN).append(": ").append(perEvent(warmNs, warmN))
+                    .append("/class, later: ").append(perEvent(wovenNanos - warmNs, woven - warmN)).append("/class");
+        }
+        head.append(")");
+        lines.add(head.toString());
+        for (Phase p : Phase.values()) {
+            if (p == Phase.TRANSFORM_WOVEN) {
+                continue;
+            }
+            lines.add(String.format(Locale.ROOT, "weave.stats:   %-27s %8d in %s", p.label, count(p), ms(nanos(p))));
+        }
+        long compiled = compileMillis();
+        if (compiled >= 0) {
+            lines.add("weave.stats:   JIT compilation (whole JVM, since the agent started): "
+                    + (compiled - compileMillisAtStart) + " ms");
+        }
+        return lines;
+    }
+
+    private static String ms(long nanos) {
+        return String.format(Locale.ROOT, "%.1f ms", nanos / 1e6);
+    }
+
+    private static String perEvent(long nanos, long n) {
+        return n == 0 ? "-" : String.format(Locale.ROOT, "%.3f ms", nanos / 1e6 / n);
+    }
+
+    private static long compileMillis() {
+        try {
+            CompilationMXBean c = ManagementFactory.getCompilationMXBean();
+            return c != null && c.isCompilationTimeMonitoringSupported() ? c.getTotalCompilationTime() : -1;
+        } catch (RuntimeException | LinkageError e) {
+            return -1;
+        }
+    }
+}
