@@ -211,18 +211,26 @@ public final class ObserverEndpoint implements ObserverSession {
 
     /**
      * Delivers what is due now: all urgent events and due urgent deliveries first, then regular
-     * ones one delivery at a time, re-checking the urgent queue between any two (so urgent events
-     * overtake queued regular ones). Returns the next deadline ({@code Long.MAX_VALUE}: none).
+     * events one at a time, re-checking the urgent queue between any two (so urgent events
+     * overtake queued regular ones). Due batch and periodic deliveries go once the regular events
+     * present at the start of a pass are taken (so a period's delivery holds what was queued
+     * before it ended). Returns the next deadline ({@code Long.MAX_VALUE}: none).
      */
     public long pump() {
+        int backlog = 0;
         for (;;) {
             if (closed) return Long.MAX_VALUE;
             reportOverflow();
             urgent.drain(take, Integer.MAX_VALUE);
             long now = clock.nanos();
             if (deliverDue(true, now, Integer.MAX_VALUE) > 0) continue;
+            if (backlog == 0) backlog = regular.size();
+            if (backlog > 0) {
+                if (regular.drain(take, 1) == 0) break; // a producer is still storing: the caller comes back
+                if (--backlog > 0) continue;
+            }
             if (deliverDue(false, now, 1) > 0) continue;
-            if (regular.drain(take, 1) == 0) break;
+            if (regular.isEmpty()) break;
         }
         long next = Long.MAX_VALUE;
         for (SessionSubscription s : subscriptions) next = Math.min(next, s.deadline);
