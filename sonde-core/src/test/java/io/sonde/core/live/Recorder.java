@@ -9,7 +9,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /** An observer that keeps every delivery, and the thread it ran on. */
-public final class Recorder implements Observer {
+public class Recorder implements Observer {
     /** One delivery. */
     public record Delivery(Subscription subscription, List<LiveEvent> events, Thread thread) {}
 
