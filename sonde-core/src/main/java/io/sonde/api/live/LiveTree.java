@@ -14,7 +14,7 @@ import java.util.Optional;
  * LongSensor items = o.longSensor("items", "", "items in the order");
  * items.set(3);                                        // nobody subscribed: a field write
  * try (ObserverSession s = live.openSession((sub, events) -> System.out.println(events))) {
- *     s.subscribe("shop/orders/*}{@code /items", Qos.batch(10, Duration.ofMillis(50)));
+ *     s.subscribe("shop/orders/**", Qos.batch(10, Duration.ofMillis(50)));
  *     items.set(4);                                    // one event, delivered within 50 ms
  * }
  * }</pre>
