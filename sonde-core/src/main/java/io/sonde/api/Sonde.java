@@ -1,7 +1,9 @@
 package io.sonde.api;
 
+import io.sonde.api.live.LiveTree;
 import io.sonde.core.buffer.ThreadBuffer;
 import io.sonde.core.config.SondeConfig;
+import io.sonde.core.live.LiveRuntime;
 import io.sonde.core.pipeline.Pipeline;
 import io.sonde.core.probe.Probes;
 import java.util.Map;
@@ -106,5 +108,19 @@ public final class Sonde {
     public static void continueTrace(TraceContext parent) {
         if (parent == null) continueTrace(0L, -1);
         else continueTrace(parent.traceId(), parent.orderIndex());
+    }
+
+    /** Created at the first {@link #live()} call. */
+    private static final class LiveHolder {
+        static final LiveRuntime TREE = LiveRuntime.standard();
+    }
+
+    /**
+     * The process-wide monitored-object tree (live layer): objects and sensors of the application,
+     * the JVM and system probes under {@code jvm/} and {@code system/}, observer sessions. Independent
+     * of a running monitor; a sensor nobody subscribes to costs a field write. See docs/live.md.
+     */
+    public static LiveTree live() {
+        return LiveHolder.TREE;
     }
 }

@@ -26,8 +26,9 @@ class PackageDependenciesTest {
     static final Map<String, List<String>> ALLOWED = new LinkedHashMap<>();
 
     static {
+        // io.sonde.core.live: Sonde.live() creates the process-wide live tree (its API is io.sonde.api.live).
         ALLOWED.put("io.sonde.api", List.of("io.sonde.core.pipeline", "io.sonde.core.probe", "io.sonde.core.buffer",
-                "io.sonde.core.config", "io.sonde.format"));
+                "io.sonde.core.config", "io.sonde.format", "io.sonde.api.live", "io.sonde.core.live"));
         ALLOWED.put("io.sonde.api.internal", List.of("io.sonde.api", "io.sonde.core.pipeline", "io.sonde.core.config"));
         ALLOWED.put("io.sonde.core.pipeline", List.of("io.sonde.core.probe", "io.sonde.core.buffer",
                 "io.sonde.core.writer", "io.sonde.core.config", "io.sonde.core.log", "io.sonde.format",
@@ -44,6 +45,14 @@ class PackageDependenciesTest {
         // never by the recording path.
         ALLOWED.put("io.sonde.core.control",
                 List.of("javax.management..", "javax.security.auth..", "com.sun.tools.attach.."));
+        // The live layer: API (interfaces and value types) apart from its implementation, which
+        // implements it (as OpenTelemetry's SDK its API): the only arrow from io.sonde.core.. to the API.
+        ALLOWED.put("io.sonde.api.live", List.of());
+        ALLOWED.put("io.sonde.core.live", List.of("io.sonde.api.live", "io.sonde.core.live.mib",
+                "io.sonde.core.live.session", "io.sonde.core.live.probe"));
+        ALLOWED.put("io.sonde.core.live.mib", List.of("io.sonde.api.live"));
+        ALLOWED.put("io.sonde.core.live.session", List.of("io.sonde.api.live", "io.sonde.core.live.mib"));
+        ALLOWED.put("io.sonde.core.live.probe", List.of("io.sonde.core.live.mib"));
     }
 
     static JavaClasses core;
@@ -77,8 +86,16 @@ class PackageDependenciesTest {
 
     @Test
     void theCoreProperNeverUsesTheApi() {
-        noClasses().that().resideInAPackage("io.sonde.core..")
+        noClasses().that().resideInAPackage("io.sonde.core..").and().resideOutsideOfPackage("io.sonde.core.live..")
                 .should().dependOnClassesThat().resideInAPackage("io.sonde.api..")
+                .check(core);
+    }
+
+    @Test
+    void theLiveImplementationUsesOnlyTheLiveApi() {
+        noClasses().that().resideInAPackage("io.sonde.core.live..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.sonde.api", "io.sonde.api.internal")
+                .because("the live implementation implements io.sonde.api.live and nothing else of the API")
                 .check(core);
     }
 

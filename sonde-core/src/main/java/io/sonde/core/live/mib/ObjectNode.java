@@ -1,0 +1,173 @@
+package io.sonde.core.live.mib;
+
+import io.sonde.api.live.Attribute;
+import io.sonde.api.live.BooleanSensor;
+import io.sonde.api.live.DoubleSensor;
+import io.sonde.api.live.EventKind;
+import io.sonde.api.live.LongSensor;
+import io.sonde.api.live.MonitoredObject;
+import io.sonde.api.live.StringSensor;
+import io.sonde.api.live.ValueType;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.function.DoubleSupplier;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * A monitored object, and its object sensor (CHILD_ADDED, CHILD_REMOVED, OBJECT_DELETED). Its
+ * structure is changed only under the tree's lock, which also orders its events.
+ */
+public final class ObjectNode extends Source implements MonitoredObject {
+    static final int OBJECT_KINDS = EventKind.CHILD_ADDED.bit() | EventKind.CHILD_REMOVED.bit()
+            | EventKind.OBJECT_DELETED.bit();
+
+    private final String name;
+    private final String type;
+    private final ObjectNode parent;
+    /** Guarded by the tree's lock; in creation order. */
+    final Map<String, ObjectNode> children = new LinkedHashMap<>();
+    final Map<String, AttributeNode> attributes = new LinkedHashMap<>();
+    private volatile boolean deleted;
+
+    ObjectNode(MibTree tree, int id, ObjectNode parent, String name, String type) {
+        super(tree, id, parent == null ? "" : Names.child(parent.path, name), OBJECT_KINDS);
+        this.parent = parent;
+        this.name = name;
+        this.type = type;
+    }
+
+    @Override
+    Object emitLock() {
+        return tree.lock;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String type() {
+        return type;
+    }
+
+    @Override
+    public MonitoredObject parent() {
+        return parent;
+    }
+
+    ObjectNode parentNode() {
+        return parent;
+    }
+
+    @Override
+    public List<MonitoredObject> children() {
+        synchronized (tree.lock) {
+            return new ArrayList<>(children.values());
+        }
+    }
+
+    @Override
+    public Optional<MonitoredObject> child(String name) {
+        synchronized (tree.lock) {
+            return Optional.ofNullable(children.get(name));
+        }
+    }
+
+    @Override
+    public List<Attribute> attributes() {
+        synchronized (tree.lock) {
+            return new ArrayList<>(attributes.values());
+        }
+    }
+
+    @Override
+    public Optional<Attribute> attribute(String name) {
+        synchronized (tree.lock) {
+            return Optional.ofNullable(attributes.get(name));
+        }
+    }
+
+    @Override
+    public MonitoredObject createChild(String name, String type) {
+        return tree.createChild(this, name, type, false);
+    }
+
+    @Override
+    public MonitoredObject getOrCreateChild(String name, String type) {
+        return tree.createChild(this, name, type, true);
+    }
+
+    @Override
+    public void delete() {
+        tree.delete(this);
+    }
+
+    @Override
+    public boolean isDeleted() {
+        return deleted;
+    }
+
+    void markDeleted() {
+        deleted = true;
+    }
+
+    @Override
+    public LongSensor longSensor(String name, String unit, String description) {
+        return tree.addAttribute(this, name, id -> new LongSensorNode(this, id, name, unit, description, null));
+    }
+
+    @Override
+    public DoubleSensor doubleSensor(String name, String unit, String description) {
+        return tree.addAttribute(this, name, id -> new DoubleSensorNode(this, id, name, unit, description, null));
+    }
+
+    @Override
+    public BooleanSensor booleanSensor(String name, String unit, String description) {
+        return tree.addAttribute(this, name, id -> new BooleanSensorNode(this, id, name, unit, description));
+    }
+
+    @Override
+    public StringSensor stringSensor(String name, String unit, String description) {
+        return tree.addAttribute(this, name, id -> new StringSensorNode(this, id, name, unit, description));
+    }
+
+    @Override
+    public Attribute longAttribute(String name, String unit, String description, LongSupplier supplier) {
+        Objects.requireNonNull(supplier, "supplier");
+        return supplied(name, ValueType.LONG, unit, description, supplier::getAsLong);
+    }
+
+    @Override
+    public Attribute doubleAttribute(String name, String unit, String description, DoubleSupplier supplier) {
+        Objects.requireNonNull(supplier, "supplier");
+        return supplied(name, ValueType.DOUBLE, unit, description, supplier::getAsDouble);
+    }
+
+    @Override
+    public Attribute booleanAttribute(String name, String unit, String description, BooleanSupplier supplier) {
+        Objects.requireNonNull(supplier, "supplier");
+        return supplied(name, ValueType.BOOLEAN, unit, description, supplier::getAsBoolean);
+    }
+
+    @Override
+    public Attribute stringAttribute(String name, String unit, String description, Supplier<String> supplier) {
+        Objects.requireNonNull(supplier, "supplier");
+        return supplied(name, ValueType.STRING, unit, description, supplier::get);
+    }
+
+    private Attribute supplied(String name, ValueType t, String unit, String description, Supplier<Object> s) {
+        return tree.addAttribute(this, name, id -> new SuppliedAttribute(this, id, name, t, unit, description, s));
+    }
+
+    @Override
+    public String toString() {
+        return (path.isEmpty() ? "<root>" : path) + " : " + type + " #" + id;
+    }
+}
