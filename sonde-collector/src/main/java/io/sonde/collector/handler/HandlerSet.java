@@ -18,7 +18,7 @@ import java.util.function.Consumer;
  */
 public final class HandlerSet {
     /** Default bound of a queued handler's queue, in frames. */
-    public static final int DEFAULT_QUEUE_FRAMES = 1024;
+    public static final int DEFAULT_QUEUE_FRAMES = 16_384;
     /** Default bound of a queued handler's queue, in frame bytes (64 MiB). */
     public static final long DEFAULT_QUEUE_BYTES = 64L << 20;
 
