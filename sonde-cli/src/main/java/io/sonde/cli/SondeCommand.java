@@ -30,6 +30,8 @@ import picocli.CommandLine.Command;
             CommandLine.HelpCommand.class,
             DemoCommand.class,
             ReceiveCommand.class,
+            CollectorCommand.class,
+            QueryCommand.class,
             DumpCommand.class,
             AnalyzeCommand.class,
             SimulateCommand.class,
