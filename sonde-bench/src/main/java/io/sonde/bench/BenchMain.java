@@ -28,6 +28,7 @@ public final class BenchMain {
                 case "analysis":
                     io.sonde.bench.analysis.AnalysisBenchmark.main(rest);
                     return;
+                case "ingest": io.sonde.bench.ingest.IngestBenchmark.main(rest); return;
                 default:
                     System.err.println("usage: sonde bench micro|overhead|sim|analysis [options]   (see docs/benchmarks.md)");
                     System.exit(2);
