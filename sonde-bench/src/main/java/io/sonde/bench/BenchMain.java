@@ -32,8 +32,11 @@ public final class BenchMain {
                 case "real":
                     io.sonde.bench.real.RealBenchmark.main(rest);
                     return;
+                case "ingest":
+                    io.sonde.bench.ingest.IngestBenchmark.main(rest);
+                    return;
                 default:
-                    System.err.println("usage: sonde bench micro|overhead|sim|analysis|real [options]   (see docs/benchmarks.md)");
+                    System.err.println("usage: sonde bench micro|overhead|sim|analysis|real|ingest [options]   (see docs/benchmarks.md)");
                     System.exit(2);
             }
         } catch (IllegalArgumentException e) {

@@ -32,6 +32,8 @@ import picocli.CommandLine.Command;
             ReceiveCommand.class,
             DumpCommand.class,
             AnalyzeCommand.class,
+            CollectorCommand.class,
+            QueryCommand.class,
             SimulateCommand.class,
             ValidateModelCommand.class,
             AttachCommand.class, ProbesCommand.class,

@@ -1,0 +1,155 @@
+package io.sonde.cli;
+
+import io.sonde.collector.Collector;
+import io.sonde.collector.database.ArchiveDatabase;
+import io.sonde.collector.handler.DataHandler;
+import io.sonde.collector.handler.HandlerSet;
+import io.sonde.collector.handler.HandlerStatus;
+import io.sonde.collector.naming.AgentInfo;
+import io.sonde.collector.receive.ReceiverStatus;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code sonde collector --port N --out DIR [--token-file F] [--http PORT]}: the long-running
+ * collector. Accepts agent streams like {@code sonde receive} and runs data handlers on them
+ * (default: the archive's segment files and its database {@code DIR/archive.db}); at SIGTERM or
+ * Ctrl-C it stops at frame boundaries, drains every handler's queue, commits the database and
+ * prints the totals, each handler's counters and every agent that connected.
+ */
+@Command(name = "collector", mixinStandardHelpOptions = true,
+        description = "Runs the collector: accepts agent streams, archives them (segment files and archive.db) and runs data handlers.")
+public final class CollectorCommand implements Callable<Integer> {
+
+    @Option(names = "--port", required = true, paramLabel = "N", description = "TCP port to listen on (0: any free port, printed at start).")
+    int port;
+
+    @Option(names = "--out", required = true, paramLabel = "DIR", description = "The archive: DIR/<agent-id>/sonde-<agent-id>-<NNNNNN>.sonde and DIR/archive.db.")
+    Path out;
+
+    @Option(names = "--bind", paramLabel = "ADDR", defaultValue = "127.0.0.1", description = "Address to listen on (default: ${DEFAULT-VALUE}, loopback only).")
+    String bind;
+
+    @Option(names = "--handlers", paramLabel = "LIST", split = ",", defaultValue = "archive,database",
+            description = "Data handlers to run, in order (default: ${DEFAULT-VALUE}); built in: archive, database, decode-count; more via ServiceLoader plug-ins.")
+    List<String> handlers;
+
+    @Option(names = "--database-url", paramLabel = "JDBC-URL",
+            description = "Database of the database handler (default: SQLite DIR/archive.db), e.g. jdbc:postgresql://db:5432/sonde?user=sonde.")
+    String databaseUrl;
+
+    @Option(names = "--option", paramLabel = "KEY=VALUE", description = "A handler option (repeatable), e.g. queue.frames=16384, queue.mib=64.")
+    Map<String, String> options = new LinkedHashMap<>();
+
+    @Option(names = "--token-file", paramLabel = "F",
+            description = "Token agents must present. Accepted but not enforced yet: authenticating agents needs the protocol change of acknowledged delivery.")
+    Path tokenFile;
+
+    @Option(names = "--http", paramLabel = "PORT", description = "Port of the dashboard. Accepted but not served yet.")
+    Integer http;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        if (port < 0 || port > 65535) {
+            throw new UsageError("--port must be between 0 and 65535, got " + port);
+        }
+        if (http != null && (http < 0 || http > 65535)) {
+            throw new UsageError("--http must be between 0 and 65535, got " + http);
+        }
+        if (tokenFile != null && !Files.isReadable(tokenFile)) {
+            throw new UserError("--token-file: cannot read " + tokenFile);
+        }
+        InetAddress address;
+        try {
+            address = InetAddress.getByName(bind);
+        } catch (UnknownHostException e) {
+            throw new UsageError("--bind: unknown address '" + bind + "'");
+        }
+        List<DataHandler> chosen;
+        try {
+            chosen = HandlerSet.byName(handlers);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--handlers: " + e.getMessage());
+        }
+        Map<String, String> opts = new LinkedHashMap<>(options);
+        if (databaseUrl != null) {
+            opts.put("database.url", databaseUrl);
+        }
+        PrintWriter stdout = spec.commandLine().getOut();
+        Collector collector;
+        try {
+            collector = Collector.start(new Collector.Settings(new InetSocketAddress(address, port), out, chosen, opts),
+                    ReceiveCommand.printing(stdout), line -> print(stdout, line));
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--option: " + e.getMessage());
+        } catch (IOException e) {
+            throw new UserError("cannot start on " + bind + ":" + port + " storing into " + out + ": " + e.getMessage());
+        }
+        print(stdout, "collector listening on " + collector.address().getAddress().getHostAddress() + ":" + collector.port() + ", archive " + out
+                + ", handlers " + String.join(", ", handlers) + (handlers.contains("database") ? " (database " + (databaseUrl != null
+                ? databaseUrl.replaceAll("password=[^&]*", "password=***") : out.resolve(ArchiveDatabase.FILE_NAME).toString()) + ")" : "")
+                + " (Ctrl-C to stop)");
+        if (tokenFile != null) {
+            print(stdout, "warning: --token-file is accepted but agents are not authenticated yet (it needs the protocol change of acknowledged"
+                    + " delivery); anyone who can reach the port can send data");
+        }
+        if (http != null) {
+            print(stdout, "note: --http " + http + ": the dashboard is not served yet");
+        }
+        if (!address.isLoopbackAddress()) {
+            print(stdout, "warning: the collector has no authentication yet: anyone who can reach " + bind + ":" + collector.port()
+                    + " can send data to be stored; bind to 127.0.0.1 unless the network is trusted");
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            collector.stop();
+            for (String line : summary(collector)) {
+                print(stdout, line);
+            }
+            stopped.countDown();
+        }, "sonde-collector-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        stopped.await();
+        return 0;
+    }
+
+    /** The lines printed at the end: totals, handlers, agents. */
+    static List<String> summary(Collector c) {
+        List<String> lines = new ArrayList<>();
+        ReceiverStatus st = c.receiverStatus();
+        long frames = st.agents().values().stream().mapToLong(ReceiverStatus.AgentStatus::frames).sum();
+        long bytes = st.agents().values().stream().mapToLong(ReceiverStatus.AgentStatus::bytes).sum();
+        lines.add("stopped: " + st.totalConnections() + " connections (" + st.failedConnections() + " failed), " + st.agents().size() + " agents, "
+                + frames + " frames, " + bytes + " bytes" + (c.drained() ? ", every handler queue drained" : ", NOT every handler queue drained"));
+        for (HandlerStatus h : c.handlerStatus()) {
+            lines.add("handler " + h.describe());
+        }
+        for (AgentInfo a : c.agents()) {
+            ReceiverStatus.AgentStatus s = st.agents().get(a.agentId());
+            lines.add(a.describe() + (s == null ? "" : "; " + s.describe()));
+        }
+        return lines;
+    }
+
+    private static synchronized void print(PrintWriter out, String line) {
+        out.println(line);
+        out.flush();
+    }
+}

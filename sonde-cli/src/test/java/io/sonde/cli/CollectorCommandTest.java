@@ -1,0 +1,90 @@
+package io.sonde.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sonde.format.testing.GoldenFiles;
+import io.sonde.format.testing.GoldenScenarios;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code sonde collector} in its own JVM (real TCP, SIGTERM), then {@code sonde query}, {@code analyze} and {@code dump} on its folder. */
+@Timeout(value = 3, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class CollectorCommandTest {
+    @TempDir
+    Path out;
+
+    @TempDir
+    Path logs;
+
+    @Test
+    void collectsIntoSegmentFilesAndDatabaseStopsOnSigtermAndIsQueryable() throws Exception {
+        Path log = logs.resolve("collector.out");
+        Path token = logs.resolve("token");
+        Files.writeString(token, "secret\n");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), SondeCommand.class.getName(),
+                "collector", "--port", "0", "--out", out.toString(), "--token-file", token.toString(), "--http", "8080")
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        byte[] golden = GoldenFiles.bytes("full.sonde");
+        try {
+            ReceiveCommandTest.Lines stdout = new ReceiveCommandTest.Lines(log);
+            String first = stdout.readLine();
+            Matcher m = Pattern.compile("collector listening on 127\\.0\\.0\\.1:(\\d+), archive (.*), handlers archive, database \\(database .*archive\\.db\\) \\(Ctrl-C to stop\\)")
+                    .matcher(first);
+            assertThat(m.matches()).as(first).isTrue();
+            assertThat(stdout.readLine()).startsWith("warning: --token-file is accepted but agents are not authenticated yet");
+            assertThat(stdout.readLine()).isEqualTo("note: --http 8080: the dashboard is not served yet");
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), Integer.parseInt(m.group(1)))) {
+                s.getOutputStream().write(golden);
+            }
+            assertThat(stdout.readLine()).startsWith("opened ");
+            assertThat(stdout.readLine()).startsWith("closed ").contains("trailer received -> " + out.resolve(GoldenScenarios.FULL_AGENT.toString()));
+            p.destroy();
+            assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            List<String> end = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                end.add(stdout.readLine());
+            }
+            assertThat(end.get(0)).isEqualTo("stopped: 1 connections (0 failed), 1 agents, 4 frames, " + (golden.length - 12)
+                    + " bytes, every handler queue drained");
+            assertThat(end.get(1)).isEqualTo("handler archive (lossless): closed, 4 frames handled, 0 dropped, 0 queued, no errors");
+            assertThat(end.get(2)).isEqualTo("handler database: closed, 4 frames handled, 0 dropped, 0 queued, no errors");
+            assertThat(end.get(3)).startsWith("agent " + GoldenScenarios.FULL_AGENT + " on ").contains(": disconnected, first seen ")
+                    .contains("1 connection; 1 connections, 4 frames");
+        } finally {
+            p.destroyForcibly();
+        }
+        Path segment = out.resolve(GoldenScenarios.FULL_AGENT.toString()).resolve("sonde-" + GoldenScenarios.FULL_AGENT + "-000000.sonde");
+        assertThat(Files.readAllBytes(segment)).as("the archive byte for byte").isEqualTo(golden);
+
+        Object[] q = CliRun.run("query", out.toString(), "SELECT agent_id, status FROM agents");
+        assertThat(q[0]).as((String) q[2]).isEqualTo(0);
+        assertThat((String) q[1]).isEqualTo("agent_id                              status\n"
+                + "------------------------------------  ------------\n"
+                + GoldenScenarios.FULL_AGENT + "  disconnected\n1 row\n");
+        Object[] j = CliRun.run("query", out.toString(), "SELECT frames, segment FROM segments", "--json");
+        assertThat((String) j[1]).isEqualTo("[\n  {\"frames\": 4, \"segment\": \"" + out.relativize(segment) + "\"}\n]\n");
+        Object[] w = CliRun.run("query", out.toString(), "DELETE FROM agents");
+        assertThat(w[0]).isEqualTo(1);
+        assertThat((String) w[2]).isEqualTo("sonde query: refused: only reading statements are allowed (SELECT, WITH, VALUES, EXPLAIN);"
+                + " 'DELETE' is refused: the archive is read-only here\n");
+        Object[] topOps = CliRun.run("query", out.toString(), "--top-operations", "--agent", GoldenScenarios.FULL_AGENT.toString(), "--from", "0");
+        assertThat(topOps[0]).as((String) topOps[2]).isEqualTo(0);
+        assertThat((String) topOps[1]).startsWith("operation").contains("calls").contains("mean_ns");
+        Object[] both = CliRun.run("query", out.toString(), "SELECT 1", "--top-operations");
+        assertThat(both[0]).isEqualTo(2);
+
+        assertThat(CliRun.run("analyze", out.toString())[0]).isEqualTo(0);
+        assertThat(CliRun.run("dump", out.toString())[0]).isEqualTo(0);
+    }
+}
