@@ -7,6 +7,7 @@ import io.sonde.analysis.input.InputProblem;
 import io.sonde.analysis.input.TimeRange;
 import io.sonde.analysis.stats.StatisticsCollector;
 import io.sonde.analysis.stats.TimeWindow;
+import io.sonde.analysis.tree.JoinedTree;
 import io.sonde.analysis.tree.TraceTree;
 import io.sonde.analysis.tree.TreeCounters;
 import java.util.List;
@@ -21,7 +22,8 @@ import java.util.List;
  * @param options the options used
  * @param counters what the tree builder saw and discarded
  * @param statistics per-operation statistics
- * @param trees the kept trace trees
+ * @param trees the pieces of the kept joined trees, in tree order (each a trace on one thread)
+ * @param joinedTrees the kept requests' trees across threads, then unlinked fragments
  * @param demands service demands per thread group
  * @param problems input that could not be read (errors: the results are partial) and notices
  * @param elapsedNanos duration of the pass
@@ -35,6 +37,7 @@ public record AnalysisResult(
         TreeCounters counters,
         StatisticsCollector statistics,
         List<TraceTree> trees,
+        List<JoinedTree> joinedTrees,
         DemandCollector demands,
         List<InputProblem> problems,
         long elapsedNanos) {

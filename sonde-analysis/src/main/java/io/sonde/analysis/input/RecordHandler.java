@@ -16,6 +16,8 @@ public interface RecordHandler {
     long NO_CPU = Long.MIN_VALUE;
     /** Exception string id passed when an exit is a normal return. */
     int NO_EXCEPTION = -1;
+    /** Hand-off time passed for a trace start that carries none (a TRACE_START). */
+    long NO_HANDOFF = Long.MIN_VALUE;
 
     /** A new agent (process) appears in the input. */
     default void onAgent(AgentInfo agent) {}
@@ -29,7 +31,15 @@ public interface RecordHandler {
 
     default void onThreadDef(int agent, long threadId, String name) {}
 
-    default void onTraceStart(int agent, long threadId, long traceId, long parentTraceId, int parentOrderIndex) {}
+    /**
+     * A trace start: {@code parentTraceId} 0 and {@code parentOrderIndex} -1 when the trace has no
+     * parent; {@code handoffTime} the monotonic time at which the parent handed the work over (a
+     * HANDOFF_START), or {@link #NO_HANDOFF}.
+     */
+    default void onTraceStart(int agent, long threadId, long traceId, long parentTraceId, int parentOrderIndex, long handoffTime) {}
+
+    /** An event type's definition (its fields come with each event, see {@link EventFields}). */
+    default void onEventDef(int agent, int eventTypeId, String name) {}
 
     /** A probe entry; {@code cpuNanos} is the thread CPU time or {@link #NO_CPU}. */
     default void onEnter(int agent, long threadId, int probeId, long timeNanos, long cpuNanos) {}
@@ -40,8 +50,11 @@ public interface RecordHandler {
      */
     default void onExit(int agent, long threadId, int probeId, long timeNanos, long cpuNanos, int exceptionStringId) {}
 
-    /** A custom event record (its field values are not passed on: analysis only counts them). */
-    default void onEvent(int agent, long threadId, int eventTypeId, long timeNanos) {}
+    /**
+     * A custom event record; {@code fields} renders its field values on demand and is valid only
+     * during the call.
+     */
+    default void onEvent(int agent, long threadId, int eventTypeId, long timeNanos, EventFields fields) {}
 
     /** The thread dropped {@code droppedRecords} data records just before this point. */
     default void onGap(int agent, long threadId, long droppedRecords) {}
