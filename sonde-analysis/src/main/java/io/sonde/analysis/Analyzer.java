@@ -50,6 +50,7 @@ public final class Analyzer {
         Pattern threads = options.threadPattern;
         CallTreeBuilder builder = new CallTreeBuilder(new OperationTable(), filter,
                 threads == null ? name -> true : name -> threads.matcher(name).find(), options.probeCost);
+        trees.seenTraces(builder::traceSeen);
 
         List<InputProblem> problems;
         try {

@@ -25,6 +25,8 @@ public final class TreeCollector implements ExecutionListener {
     /** Pieces whose parent was unknown at their start, by trace id; settled at the end. */
     private final Map<Key, TraceTree> aside = new HashMap<>();
     private int asideWanted;
+    /** Whether a trace id was seen in the pass so far (the tree builder's); none: nothing seen. */
+    private java.util.function.BiPredicate<Integer, Long> seen = (agent, trace) -> false;
     private List<JoinedTree> result = List.of();
 
     /** Keeps joined trees whatever their operations. */
@@ -81,6 +83,8 @@ public final class TreeCollector implements ExecutionListener {
             j.keys++;
             return true;
         }
+        // a parent already seen but not kept: a piece of a request not kept
+        if (seen.test(agent, parentTraceId)) return false;
         // parent not (yet) known: keep a bounded number aside
         if (asideWanted >= 4 * limit + 16) return false;
         asideWanted++;
@@ -115,6 +119,15 @@ public final class TreeCollector implements ExecutionListener {
         if (match == null) return true;
         for (TreeNode n : piece.nodes()) if (match.test(n.operation())) return true;
         return false;
+    }
+
+    /**
+     * Where to ask whether a trace id has been seen in the pass (the tree builder's {@link
+     * CallTreeBuilder#traceSeen}): a piece whose parent was seen but not kept belongs to a request
+     * that is not kept, and is not kept aside.
+     */
+    public void seenTraces(java.util.function.BiPredicate<Integer, Long> seen) {
+        this.seen = seen;
     }
 
     /**

@@ -81,4 +81,24 @@ class TreePrinterTest {
         assertThat(r.joinedTrees()).allMatch(JoinedTree::unlinked);
         assertThat(List.of(print(r))).noneMatch(l -> l.startsWith("Trace "));
     }
+
+    @Test
+    void aPieceReadBeforeItsParentIsJoinedAtTheEnd() {
+        // blocks of different threads in a frame have no order: the child's records come first
+        io.sonde.analysis.ScriptedSource s = new io.sonde.analysis.ScriptedSource().probe(1, "Api.handle").probe(3, "Task.run")
+                .thread(1, "main").thread(2, "pool-1")
+                .childTrace(2, 0x21, 0x11, 0, 500).enter(2, 3, 1_000).exit(2, 3, 2_000)
+                .trace(1, 0x11).enter(1, 1, 0).exit(1, 1, 3_000)
+                .trace(1, 0x12).enter(1, 1, 4_000).exit(1, 1, 5_000);
+        AnalysisOptions o = new AnalysisOptions();
+        o.keepTrees = 1;
+        AnalysisResult r = Analyzer.run(s, o);
+        assertThat(r.counters().joinedTraces).isEqualTo(2);
+        assertThat(r.counters().linkedPieces).isEqualTo(1);
+        assertThat(r.counters().unlinkedPieces).isZero();
+        assertThat(r.joinedTrees()).singleElement().satisfies(j -> {
+            assertThat(j.pieces()).extracting(TraceTree::traceId).containsExactly(0x11L, 0x21L);
+            assertThat(j.root().root().handoffs()).extracting(TraceTree::handoffWaitNanos).containsExactly(500L);
+        });
+    }
 }
