@@ -1,19 +1,22 @@
 package io.sonde.analysis;
 
+import io.sonde.analysis.input.EventFields;
 import io.sonde.analysis.stats.TimeWindow;
 import io.sonde.analysis.tree.Execution;
 import io.sonde.analysis.tree.ExecutionListener;
+import io.sonde.analysis.tree.Operation;
 import io.sonde.analysis.tree.ThreadInfo;
 import io.sonde.analysis.tree.TraceTree;
-import io.sonde.analysis.tree.TreeNode;
 import java.util.List;
 import java.util.regex.Pattern;
 
 /**
  * Passes on the executions whose operation matches the operation pattern and whose start lies in
- * the time window, and the trees whose root starts in the window and that contain a matching
- * operation. (Thread filtering happens earlier, in the tree builder, so excluded threads cost
- * nothing.)
+ * the time window, and the trees of requests whose root piece starts in the window (their pieces
+ * on other threads follow their root wherever they lie; whether a joined tree contains a matching
+ * operation is decided by the {@link io.sonde.analysis.tree.TreeCollector} with {@link
+ * #matches(Operation)}, over all its pieces). (Thread filtering happens earlier, in the tree
+ * builder, so excluded threads cost nothing.)
  */
 public final class AnalysisFilter implements ExecutionListener {
     private final Pattern operationPattern;
@@ -40,24 +43,32 @@ public final class AnalysisFilter implements ExecutionListener {
     }
 
     @Override
-    public boolean wantsTree(ThreadInfo thread, long startWallNanos) {
-        // A root outside the window would be dropped in onTrace: do not keep its nodes at all.
-        if (!window.contains(startWallNanos)) return false;
-        for (int i = 0; i < downstream.size(); i++) if (downstream.get(i).wantsTree(thread, startWallNanos)) return true;
+    public boolean wantsTree(ThreadInfo thread, long startWallNanos, long traceId, long parentTraceId) {
+        // A request whose root starts outside the window is not shown: do not keep its nodes at all.
+        if (parentTraceId == 0 && !window.contains(startWallNanos)) return false;
+        for (int i = 0; i < downstream.size(); i++) if (downstream.get(i).wantsTree(thread, startWallNanos, traceId, parentTraceId)) return true;
         return false;
     }
 
     @Override
+    public void onPieceStart(ThreadInfo thread, long traceId, long startWallNanos) {
+        for (int i = 0; i < downstream.size(); i++) downstream.get(i).onPieceStart(thread, traceId, startWallNanos);
+    }
+
+    @Override
+    public void onTreeEvent(ThreadInfo thread, long traceId, String type, long wallNanos, EventFields fields) {
+        if (!window.contains(wallNanos)) return;
+        for (int i = 0; i < downstream.size(); i++) downstream.get(i).onTreeEvent(thread, traceId, type, wallNanos, fields);
+    }
+
+    @Override
     public void onTrace(TraceTree tree) {
-        if (!window.contains(tree.root().startWallNanos())) return;
-        if (!containsMatch(tree)) return;
         for (ExecutionListener l : downstream) l.onTrace(tree);
     }
 
-    private boolean containsMatch(TraceTree tree) {
-        if (operationPattern == null) return true;
-        for (TreeNode n : tree.nodes()) if (matches(n.operation().index(), n.operation().name())) return true;
-        return false;
+    /** Whether an operation matches the operation pattern (always, without one). */
+    public boolean matches(Operation op) {
+        return matches(op.index(), op.name());
     }
 
     private boolean matches(int index, String name) {

@@ -8,6 +8,7 @@ import io.sonde.analysis.input.InputProblem;
 import io.sonde.analysis.input.TimeRange;
 import io.sonde.analysis.stats.StatisticsCollector;
 import io.sonde.analysis.stats.TimeWindow;
+import io.sonde.analysis.tree.JoinedTree;
 import io.sonde.analysis.tree.TraceTree;
 import io.sonde.analysis.tree.TreeCounters;
 import java.util.List;
@@ -22,7 +23,8 @@ import java.util.List;
  * @param options the options used
  * @param counters what the tree builder saw and discarded
  * @param statistics per-operation statistics
- * @param trees the kept trace trees
+ * @param trees the pieces of the kept joined trees, in tree order (each a trace on one thread)
+ * @param joinedTrees the kept requests' trees across threads, then unlinked fragments
  * @param demands service demands per thread group
  * @param problems input that could not be read (errors: the results are partial) and notices
  * @param budgetSwitches probes the java agent's overhead budget switched off during the run
@@ -37,6 +39,7 @@ public record AnalysisResult(
         TreeCounters counters,
         StatisticsCollector statistics,
         List<TraceTree> trees,
+        List<JoinedTree> joinedTrees,
         DemandCollector demands,
         List<InputProblem> problems,
         List<BudgetSwitch> budgetSwitches,

@@ -37,17 +37,22 @@ public final class Analyzer {
         long bucket = options.bucketNanos > 0 ? options.bucketNanos : autoBucket(range, window);
 
         StatisticsCollector stats = new StatisticsCollector(origin, bucket);
-        TreeCollector trees = new TreeCollector(options.keepTrees);
         DemandCollector demands = new DemandCollector(options.groups);
         List<ExecutionListener> downstream = new ArrayList<>();
         downstream.add(stats);
-        downstream.add(trees);
         downstream.add(demands);
         downstream.addAll(options.extraListeners);
+        // the tree collector decides matches over a request's pieces, with the filter's verdicts
+        AnalysisFilter[] filterRef = new AnalysisFilter[1];
+        TreeCollector trees = new TreeCollector(options.keepTrees,
+                options.operationPattern == null ? null : op -> filterRef[0].matches(op));
+        downstream.add(1, trees);
         AnalysisFilter filter = new AnalysisFilter(options.operationPattern, window, downstream);
+        filterRef[0] = filter;
         Pattern threads = options.threadPattern;
         CallTreeBuilder builder = new CallTreeBuilder(new OperationTable(), filter,
                 threads == null ? name -> true : name -> threads.matcher(name).find(), options.probeCost);
+        trees.seenTraces(builder::traceSeen);
 
         BudgetSwitchCollector switches = new BudgetSwitchCollector();
         List<InputProblem> problems;
@@ -57,8 +62,9 @@ public final class Analyzer {
             options.progress.done();
         }
         builder.finish();
+        trees.finish(builder::traceSeen);
         return new AnalysisResult(source.names(), builder.agents(), range, window, options, builder.counters(), stats,
-                trees.trees(), demands, problems, switches.switches(), System.nanoTime() - t0);
+                trees.trees(), trees.joinedTrees(), demands, problems, switches.switches(), System.nanoTime() - t0);
     }
 
     /** The window of execution starts selected by the options, in wall-clock ns. */

@@ -3,6 +3,7 @@ package io.sonde.analysis;
 import io.sonde.analysis.budget.BudgetSwitch;
 import io.sonde.analysis.input.AgentInfo;
 import io.sonde.analysis.input.InputProblem;
+import io.sonde.analysis.stats.LatencyDistribution;
 import io.sonde.analysis.stats.OperationStats;
 import io.sonde.analysis.stats.StatisticsCollector;
 import io.sonde.analysis.tree.TreeCounters;
@@ -28,8 +29,10 @@ public final class TextReport {
             out.printf("Window: %s .. %s%n", r.window().fromNanos() == Long.MIN_VALUE ? "start" : Instant.ofEpochSecond(0, r.window().fromNanos()),
                     r.window().toNanos() == Long.MAX_VALUE ? "end" : Instant.ofEpochSecond(0, r.window().toNanos()));
         }
-        out.printf(Locale.ROOT, "Records: %d (%d enters, %d exits, %d events); executions %d; traces %d%n", c.records, c.enters, c.exits,
-                c.events, c.executions, c.traces);
+        out.printf(Locale.ROOT, "Records: %d (%d enters, %d exits, %d events); executions %d; traces %d (per-thread pieces)%n", c.records,
+                c.enters, c.exits, c.events, c.executions, c.traces);
+        out.printf(Locale.ROOT, "Joined traces across threads: %d; pieces linked to a parent: %d (%d with their hand-off wait); "
+                + "unlinked pieces (parent not in the log): %d%n", c.joinedTraces, c.linkedPieces, c.handoffs, c.unlinkedPieces);
         if (c.gaps > 0 || c.discardedOpenExecutions > 0 || c.mismatchedExits > 0 || c.unmatchedExits > 0 || c.openAtEnd > 0) {
             out.printf(Locale.ROOT, "Discarded: %d gap(s) reporting %d dropped record(s); %d open execution(s) discarded; %d mismatched and %d "
                     + "unmatched exit(s); %d record(s) skipped until the next trace start; %d execution(s) still open at the end%n",
@@ -92,6 +95,27 @@ public final class TextReport {
                     seconds > 0 ? String.format(Locale.ROOT, "%.2f", s.count() / seconds) : "-");
         }
         if (all.size() > maxRows) out.printf("... %d more operation(s); see --json or --csv%n", all.size() - maxRows);
+        handoffWaits(all, out, w);
+    }
+
+    /** Per operation that started handed-off work: the wait between hand-off and start (µs). */
+    private static void handoffWaits(List<OperationStats> all, PrintStream out, int w) {
+        boolean any = false;
+        for (OperationStats s : all) {
+            if (s.handoffs() == 0) continue;
+            if (!any) {
+                out.println();
+                out.printf(Locale.ROOT, "%-" + w + "s %9s | %10s %10s %10s %10s %10s%n", "Hand-off wait (us) of the handed-off operation", "hand-offs",
+                        "mean", "p50", "p90", "p99", "max");
+                any = true;
+            }
+            LatencyDistribution d = s.handoffWait();
+            String name = s.operation().name();
+            if (name.length() > w) name = "~" + name.substring(name.length() - w + 1);
+            out.printf(Locale.ROOT, "%-" + w + "s %9d | %10.1f %10s %10s %10s %10s%n", name, s.handoffs(), d.mean() / 1000,
+                    TreePrinter.micros(d.percentile(50)), TreePrinter.micros(d.percentile(90)), TreePrinter.micros(d.percentile(99)),
+                    TreePrinter.micros(d.max()));
+        }
     }
 
     /** The top-n hot spots by total exclusive wall time, with their share. */

@@ -1,5 +1,7 @@
 package io.sonde.analysis;
 
+import io.sonde.analysis.input.RecordHandler;
+
 /**
  * The hand-built trace most tests share, times in µs (×1000 ns), on thread 7 "worker-1":
  *
@@ -38,5 +40,20 @@ public final class Golden {
                 .probe(2, "Shop.price")
                 .probe(3, "Db.query")
                 .thread(TID, "worker-1");
+    }
+
+    /** A request handed to a pool thread (with its hand-off time) and an event: one tree across threads. */
+    public static ScriptedSource handedOff() {
+        return new ScriptedSource().probe(1, "Api.handle").probe(2, "Shop.reserve").probe(3, "Task.run")
+                .thread(1, "main").thread(2, "pool-1").eventType(7, "order")
+                .trace(1, 0x11).enter(1, 1, 1_000).enter(1, 2, 2_000)
+                .childTrace(2, 0x21, 0x11, 1, 2_500) // handed off by Shop.reserve (order 1) at 2.5 us
+                .enter(2, 3, 6_000)
+                .event(1, 7, 2_800, "items=3")
+                .exit(1, 2, 3_000)
+                .exit(2, 3, 9_000) // the task outlives the execution that handed it off
+                .exit(1, 1, 10_000)
+                // a piece whose parent is not in the log
+                .childTrace(2, 0x22, 0x99, 0, RecordHandler.NO_HANDOFF).enter(2, 3, 20_000).exit(2, 3, 21_000);
     }
 }

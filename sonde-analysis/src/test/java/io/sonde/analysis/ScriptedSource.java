@@ -50,7 +50,24 @@ public final class ScriptedSource implements RecordSource {
     }
 
     public ScriptedSource trace(long tid, long traceId) {
-        steps.add(h -> h.onTraceStart(0, tid, traceId, 0, -1));
+        steps.add(h -> h.onTraceStart(0, tid, traceId, 0, -1, RecordHandler.NO_HANDOFF));
+        return this;
+    }
+
+    /** A trace start naming a parent execution; {@code handoffTime} {@link RecordHandler#NO_HANDOFF} for none. */
+    public ScriptedSource childTrace(long tid, long traceId, long parentTraceId, int parentOrderIndex, long handoffTime) {
+        steps.add(h -> h.onTraceStart(0, tid, traceId, parentTraceId, parentOrderIndex, handoffTime));
+        return this;
+    }
+
+    public ScriptedSource eventType(int id, String name) {
+        steps.add(h -> h.onEventDef(0, id, name));
+        return this;
+    }
+
+    /** An event with the given rendered field values. */
+    public ScriptedSource event(long tid, int type, long time, String fields) {
+        steps.add(h -> h.onEvent(0, tid, type, time, () -> fields));
         return this;
     }
 

@@ -168,7 +168,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
         TextReport.summary(r, text);
         text.println();
-        if (trees > 0 && !r.trees().isEmpty()) new TreePrinter(text).print(r.trees());
+        if (trees > 0 && !r.joinedTrees().isEmpty()) new TreePrinter(text).print(r.joinedTrees());
         if (top > 0) {
             TextReport.statistics(r, text, top);
             text.println();

@@ -78,7 +78,7 @@ public final class DemoCommand implements Callable<Integer> {
         AnalysisResult r = Analyzer.run(new LogSource(List.of(out)), options);
         TextReport.summary(r, o);
         o.println();
-        new TreePrinter(o).print(r.trees());
+        new TreePrinter(o).print(r.joinedTrees());
         TextReport.statistics(r, o, 10);
         o.println();
         o.println("Next: ./sonde analyze " + out + " --help   (exports, plots, service demands)");

@@ -93,7 +93,7 @@ class AnalyzeCommandTest {
         Path out = tmp.resolve("a.json");
         Object[] r = run("analyze", logs.toString(), "--no-progress", "--trees", "10", "--json", out.toString());
         assertThat(r[0]).as("stderr: %s", r[2]).isEqualTo(0);
-        assertThat((String) r[1]).contains("Thread shop-worker", "demo.Shop.order", "Hot spots");
+        assertThat((String) r[1]).contains("Trace 0x100000001", "on 1 thread(s): shop-worker", "demo.Shop.order", "Hot spots");
         JsonNode root = json.readTree(out.toFile());
         assertThat(root.get("partial").asBoolean()).isFalse();
         List<JsonNode> trees = new ArrayList<>();

@@ -53,7 +53,13 @@ class DemoCommandTest {
         assertThat(exceptions).isPositive();
         assertThat(events + exceptions).isEqualTo(300); // every order completes or is declined
         assertThat(enters).isEqualTo(300 * 5 - exceptions); // a declined order skips shipping
-        assertThat(stdout).contains("demo.shop.OrderService.handleOrder", "demo.shop.Payment.charge", "traces 300");
+        // each order is one joined tree: its shipping step runs on a shipping thread, handed off
+        // with its time (one piece per completed order beside the 300 order pieces)
+        assertThat(stdout).contains("demo.shop.OrderService.handleOrder", "demo.shop.Payment.charge",
+                "traces " + (300 + events) + " (per-thread pieces)",
+                "Joined traces across threads: 300; pieces linked to a parent: " + events + " (" + events + " with their hand-off wait); "
+                        + "unlinked pieces (parent not in the log): 0",
+                "=> demo.shop.Shipping.schedule", "shop-shipping-", "* demo.shop.order (order=");
     }
 
     @Test

@@ -87,11 +87,16 @@ public final class Sonde {
         return b == null ? 0 : b.depth();
     }
 
-    /** The calling thread's trace context, or null outside a trace (allocates a small object). */
+    /**
+     * The calling thread's trace context, or null outside a trace (allocates a small object). It
+     * carries the time of the call as its hand-off time: pass it to {@link
+     * #continueTrace(TraceContext)} in the work handed over, and the child trace records how long
+     * the work waited.
+     */
     public static TraceContext currentTrace() {
         ThreadBuffer b = buffer();
         if (b == null || b.depth() == 0) return null;
-        return new TraceContext(b.traceId(), b.orderIndex(), b.depth());
+        return new TraceContext(b.traceId(), b.orderIndex(), b.depth(), System.nanoTime());
     }
 
     /**
@@ -104,10 +109,18 @@ public final class Sonde {
         if (b != null) b.setParent(parentTraceId, parentOrderIndex);
     }
 
-    /** {@link #continueTrace(long, int)} with a captured context (null: no parent). */
+    /**
+     * {@link #continueTrace(long, int)} with a captured context (null: no parent); a context with a
+     * hand-off time ({@link #currentTrace()}'s) makes the child trace start with a HANDOFF_START
+     * carrying it.
+     */
     public static void continueTrace(TraceContext parent) {
-        if (parent == null) continueTrace(0L, -1);
-        else continueTrace(parent.traceId(), parent.orderIndex());
+        if (parent == null) {
+            continueTrace(0L, -1);
+            return;
+        }
+        ThreadBuffer b = Probes.active().buffer();
+        if (b != null) b.setParent(parent.traceId(), parent.orderIndex(), parent.handoffNanos(), false);
     }
 
     /** Created at the first {@link #live()} call. */

@@ -1,9 +1,9 @@
 package io.sonde.format;
 
 /**
- * Constants of the Sonde binary format, version 1.0. The normative description is
- * {@code docs/format.md}; this class and that document must agree. All multi-byte values are
- * little-endian.
+ * Constants of the Sonde binary format, version 2.0 (which reads 1.0 as well: 2.0 adds the
+ * HANDOFF_START record). The normative description is {@code docs/format.md}; this class and that
+ * document must agree. All multi-byte values are little-endian.
  */
 public final class Format {
     private Format() {}
@@ -11,8 +11,13 @@ public final class Format {
     // ---- stream header: written once at the start of every file segment and every TCP connection
     /** The 8 magic bytes opening every stream (PNG-style: high bit, "SONDE", CR LF). */
     public static final byte[] STREAM_MAGIC = {(byte) 0x89, 'S', 'O', 'N', 'D', 'E', 0x0D, 0x0A};
-    public static final int MAJOR_VERSION = 1;
+    /** The version writers write (docs/format.md section 10: the lowest whose features they may use). */
+    public static final int MAJOR_VERSION = 2;
     public static final int MINOR_VERSION = 0;
+    /** The oldest major version readers still read (1.0 streams have no HANDOFF_START). */
+    public static final int OLDEST_MAJOR_VERSION = 1;
+    /** The first major version with the HANDOFF_START record. */
+    public static final int HANDOFF_MAJOR_VERSION = 2;
     /** magic (8) + u16 major + u16 minor. */
     public static final int STREAM_HEADER_BYTES = 12;
     public static final int STREAM_OFF_MAJOR = 8; // u16
@@ -68,6 +73,11 @@ public final class Format {
     public static final byte TRACE_START = RecordLayout.TraceStart.TYPE;
     /** u32 number of data records this thread dropped just before this point. */
     public static final byte GAP = RecordLayout.Gap.TYPE;
+    /**
+     * Since 2.0: the TRACE_START of a trace handed off from another execution, with the hand-off
+     * time: i64 trace id, i64 parent trace id, i32 parent order index, i64 hand-off time.
+     */
+    public static final byte HANDOFF_START = RecordLayout.HandoffStart.TYPE;
 
     public static final int ENTER_BYTES = RecordLayout.Enter.LENGTH;
     public static final int EXIT_BYTES = RecordLayout.Exit.LENGTH;
@@ -79,6 +89,7 @@ public final class Format {
     public static final int EVENT_HEADER_BYTES = RecordLayout.Event.HEADER_LENGTH;
     public static final int TRACE_START_BYTES = RecordLayout.TraceStart.LENGTH;
     public static final int GAP_BYTES = RecordLayout.Gap.LENGTH;
+    public static final int HANDOFF_START_BYTES = RecordLayout.HandoffStart.LENGTH;
 
     // ---- definition records in the registry block
     /** u32 probe id, str name, str signature. */
@@ -115,7 +126,8 @@ public final class Format {
 
     /**
      * Size of a fixed-size thread-block record of the given type, or -1 for EVENT (whose size
-     * depends on its event type) and for unknown types.
+     * depends on its event type) and for unknown types. HANDOFF_START is known only in streams of
+     * major version 2 or later (readers check the stream's version).
      */
     public static int fixedRecordBytes(byte type) {
         switch (type) {
@@ -135,6 +147,8 @@ public final class Format {
                 return TRACE_START_BYTES;
             case GAP:
                 return GAP_BYTES;
+            case HANDOFF_START:
+                return HANDOFF_START_BYTES;
             default:
                 return -1;
         }

@@ -1,7 +1,8 @@
 package io.sonde.format;
 
 /**
- * The byte layout of every record and payload structure of format 1.0, one nested class per
+ * The byte layout of every record and payload structure of format 2.0 (1.0 is the same without
+ * {@link HandoffStart}), one nested class per
  * record type: its type id, the offset of each field from the record's first byte, and its length.
  * This is the only place the offsets are written down in code; the hot path
  * ({@code ThreadBuffer}), the writer-side encoders, the reader and the text renderer all use these
@@ -142,6 +143,24 @@ public final class RecordLayout {
         public static final byte TYPE = 0x09;
         public static final int DROPPED = 1;
         public static final int LENGTH = 5;
+    }
+
+    /**
+     * HANDOFF_START (since 2.0): the TRACE_START of a trace handed off from another execution,
+     * carrying the hand-off time as well: u8 type, i64 trace id, i64 parent trace id, i32 parent
+     * order index, i64 hand-off time (the monotonic time at which the parent handed the work
+     * over). The first 21 bytes are laid out as in a TRACE_START.
+     */
+    public static final class HandoffStart {
+        private HandoffStart() {}
+
+        public static final byte TYPE = 0x0A;
+        public static final int TRACE_ID = TraceStart.TRACE_ID;
+        public static final int PARENT_TRACE_ID = TraceStart.PARENT_TRACE_ID;
+        public static final int PARENT_ORDER_INDEX = TraceStart.PARENT_ORDER_INDEX;
+        /** i64 monotonic time of the hand-off, ns. */
+        public static final int HANDOFF_TIME = TraceStart.LENGTH;
+        public static final int LENGTH = 29;
     }
 
     /**

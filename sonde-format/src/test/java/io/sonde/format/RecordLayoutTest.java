@@ -55,6 +55,11 @@ class RecordLayoutTest {
         assertThat(TraceStart.PARENT_TRACE_ID).isEqualTo(TraceStart.TRACE_ID + I64);
         assertThat(TraceStart.PARENT_ORDER_INDEX).isEqualTo(TraceStart.PARENT_TRACE_ID + I64);
         assertThat(TraceStart.LENGTH).isEqualTo(TraceStart.PARENT_ORDER_INDEX + U32);
+        assertThat(RecordLayout.HandoffStart.TRACE_ID).isEqualTo(TraceStart.TRACE_ID);
+        assertThat(RecordLayout.HandoffStart.PARENT_ORDER_INDEX).isEqualTo(TraceStart.PARENT_ORDER_INDEX);
+        assertThat(RecordLayout.HandoffStart.HANDOFF_TIME).isEqualTo(TraceStart.LENGTH);
+        assertThat(RecordLayout.HandoffStart.LENGTH).isEqualTo(RecordLayout.HandoffStart.HANDOFF_TIME + I64);
+        assertThat(Format.fixedRecordBytes(Format.HANDOFF_START)).isEqualTo(RecordLayout.HandoffStart.LENGTH);
         assertThat(Gap.LENGTH).isEqualTo(Gap.DROPPED + U32);
         assertThat(Block.HEADER_LENGTH).isEqualTo(Block.BYTE_LENGTH + U32);
         assertThat(TrailerPayload.DROP_ENTRIES).isEqualTo(TrailerPayload.DROP_ENTRY_COUNT + U32);

@@ -7,8 +7,8 @@ public final class ContextBiFunction extends Handoff implements BiFunction<Objec
 
     private final BiFunction<Object, Object, ?> fn;
 
-    ContextBiFunction(BiFunction<Object, Object, ?> fn, long parentTraceId, int parentOrderIndex) {
-        super(parentTraceId, parentOrderIndex);
+    ContextBiFunction(BiFunction<Object, Object, ?> fn, long parentTraceId, int parentOrderIndex, long handoffNanos) {
+        super(parentTraceId, parentOrderIndex, handoffNanos);
         this.fn = fn;
     }
 

@@ -20,8 +20,8 @@ public final class ContextTask extends Handoff
 
     private final Object task;
 
-    ContextTask(Object task, long parentTraceId, int parentOrderIndex) {
-        super(parentTraceId, parentOrderIndex);
+    ContextTask(Object task, long parentTraceId, int parentOrderIndex, long handoffNanos) {
+        super(parentTraceId, parentOrderIndex, handoffNanos);
         this.task = task;
     }
 

@@ -26,7 +26,8 @@ import java.util.function.BiFunction;
  *
  * <p>Called from advice inlined into {@code java.*} classes, so it lives on the bootstrap class
  * path and never throws (the advice suppresses anything). Outside any trace a hand-off costs one
- * volatile read and one thread-local lookup, and allocates nothing.
+ * volatile read and one thread-local lookup, and allocates nothing; inside one it also reads the
+ * clock ({@code System.nanoTime()}, the hand-off time the child's HANDOFF_START records).
  */
 public final class Propagation {
 
@@ -47,7 +48,7 @@ public final class Propagation {
             return task; // a CompletableFuture's task carries its context in its function
         }
         ThreadBuffer b = Handoff.inTrace();
-        return b == null ? task : new ContextTask(task, b.traceId(), b.orderIndex());
+        return b == null ? task : new ContextTask(task, b.traceId(), b.orderIndex(), System.nanoTime());
     }
 
     /** As {@link #wrap} for a {@code BiFunction} (a stage's {@code handleAsync}, {@code thenCombineAsync}). */
@@ -57,7 +58,7 @@ public final class Propagation {
             return fn;
         }
         ThreadBuffer b = Handoff.inTrace();
-        return b == null ? fn : new ContextBiFunction((BiFunction<Object, Object, ?>) fn, b.traceId(), b.orderIndex());
+        return b == null ? fn : new ContextBiFunction((BiFunction<Object, Object, ?>) fn, b.traceId(), b.orderIndex(), System.nanoTime());
     }
 
     /**
@@ -115,7 +116,7 @@ public final class Propagation {
      */
     public static Runnable virtualThreadTask(Thread self, Runnable task) {
         Handoff h = THREADS.remove(self);
-        return h == null || task == null ? task : new ContextTask(task, h.parentTraceId, h.parentOrderIndex);
+        return h == null || task == null ? task : new ContextTask(task, h.parentTraceId, h.parentOrderIndex, h.handoffNanos());
     }
 
     /** Undoes a {@code *Running} call (null: nothing to undo). */

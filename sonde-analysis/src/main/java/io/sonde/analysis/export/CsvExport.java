@@ -19,7 +19,8 @@ public final class CsvExport {
     public static final String HEADER = "operation,count,exceptions,"
             + "incl_mean_ns,incl_p50_ns,incl_p90_ns,incl_p99_ns,incl_max_ns,incl_total_ns,"
             + "excl_mean_ns,excl_p50_ns,excl_p90_ns,excl_p99_ns,excl_max_ns,excl_total_ns,"
-            + "cpu_incl_mean_ns,cpu_excl_mean_ns";
+            + "cpu_incl_mean_ns,cpu_excl_mean_ns,"
+            + "handoffs,handoff_wait_mean_ns,handoff_wait_p50_ns,handoff_wait_p90_ns,handoff_wait_p99_ns,handoff_wait_max_ns,handoff_wait_total_ns";
 
     private CsvExport() {}
 
@@ -38,6 +39,9 @@ public final class CsvExport {
             distribution(b, s.inclusive());
             distribution(b, s.exclusive());
             b.append(',').append(mean(s.cpuInclusiveMean())).append(',').append(mean(s.cpuExclusiveMean()));
+            b.append(',').append(s.handoffs());
+            if (s.handoffWait() != null) distribution(b, s.handoffWait());
+            else b.append(",,,,,,");
             w.write(b.toString());
             w.write("\r\n");
         }

@@ -12,6 +12,8 @@ import io.sonde.analysis.stats.LatencyDistribution;
 import io.sonde.analysis.stats.OperationStats;
 import io.sonde.analysis.stats.StatisticsCollector;
 import io.sonde.analysis.tree.Execution;
+import io.sonde.analysis.tree.JoinedTree;
+import io.sonde.analysis.tree.TreeEvent;
 import io.sonde.analysis.tree.TraceTree;
 import io.sonde.analysis.tree.TreeCounters;
 import io.sonde.analysis.tree.TreeNode;
@@ -116,8 +118,11 @@ public final class JsonReport {
             }
             g.writeEndArray();
             timeline(g, st, ops);
+            g.writeArrayFieldStart("joinedTrees");
+            for (JoinedTree j : r.joinedTrees()) joined(g, j);
+            g.writeEndArray();
             g.writeArrayFieldStart("trees");
-            for (TraceTree t : r.trees()) tree(g, t);
+            for (JoinedTree j : r.joinedTrees()) for (TraceTree t : j.pieces()) tree(g, t, j);
             g.writeEndArray();
             g.writeEndObject();
         }
@@ -131,6 +136,10 @@ public final class JsonReport {
         g.writeNumberField("events", c.events);
         g.writeNumberField("executions", c.executions);
         g.writeNumberField("traces", c.traces);
+        g.writeNumberField("joinedTraces", c.joinedTraces);
+        g.writeNumberField("linkedPieces", c.linkedPieces);
+        g.writeNumberField("unlinkedPieces", c.unlinkedPieces);
+        g.writeNumberField("handoffs", c.handoffs);
         g.writeNumberField("gaps", c.gaps);
         g.writeNumberField("droppedRecords", c.droppedRecords);
         g.writeNumberField("discardedOpenExecutions", c.discardedOpenExecutions);
@@ -155,6 +164,8 @@ public final class JsonReport {
         g.writeNumberField("exceptions", s.exceptions());
         distribution(g, "inclusiveNanos", s.inclusive());
         distribution(g, "exclusiveNanos", s.exclusive());
+        g.writeNumberField("handoffs", s.handoffs());
+        if (s.handoffWait() != null) distribution(g, "handoffWaitNanos", s.handoffWait());
         g.writeObjectFieldStart("cpu");
         g.writeNumberField("count", s.cpuCount());
         nullableDouble(g, "inclusiveMeanNanos", s.cpuInclusiveMean());
@@ -207,7 +218,23 @@ public final class JsonReport {
         g.writeEndObject();
     }
 
-    private static void tree(JsonGenerator g, TraceTree t) throws IOException {
+    private static void joined(JsonGenerator g, JoinedTree j) throws IOException {
+        g.writeStartObject();
+        g.writeNumberField("agent", j.root().thread().agent().index());
+        g.writeNumberField("rootTraceId", j.root().traceId());
+        g.writeBooleanField("unlinked", j.unlinked());
+        g.writeBooleanField("truncated", j.truncated());
+        g.writeNumberField("nodeCount", j.nodeCount());
+        g.writeArrayFieldStart("pieces");
+        for (TraceTree p : j.pieces()) g.writeNumber(p.traceId());
+        g.writeEndArray();
+        g.writeArrayFieldStart("threads");
+        for (var t : j.threads()) g.writeString(t.name());
+        g.writeEndArray();
+        g.writeEndObject();
+    }
+
+    private static void tree(JsonGenerator g, TraceTree t, JoinedTree j) throws IOException {
         g.writeStartObject();
         g.writeNumberField("agent", t.thread().agent().index());
         g.writeNumberField("threadId", t.thread().threadId());
@@ -215,6 +242,9 @@ public final class JsonReport {
         g.writeNumberField("traceId", t.traceId());
         g.writeNumberField("parentTraceId", t.parentTraceId());
         g.writeNumberField("parentOrderIndex", t.parentOrderIndex());
+        if (t.handedOff()) g.writeNumberField("handoffWaitNanos", t.handoffWaitNanos());
+        g.writeNumberField("rootTraceId", j.root().traceId());
+        g.writeBooleanField("unlinked", j.unlinked() && t == j.root());
         g.writeBooleanField("truncated", t.truncated());
         g.writeBooleanField("broken", t.broken());
         g.writeArrayFieldStart("nodes");
@@ -229,6 +259,17 @@ public final class JsonReport {
             nullableLong(g, "cpuInclusiveNanos", n.cpuInclusive() == Execution.UNKNOWN ? null : n.cpuInclusive());
             nullableLong(g, "cpuExclusiveNanos", n.cpuExclusive() == Execution.UNKNOWN ? null : n.cpuExclusive());
             g.writeStringField("exception", n.exception());
+            if (!n.events().isEmpty()) {
+                g.writeArrayFieldStart("events");
+                for (TreeEvent e : n.events()) {
+                    g.writeStartObject();
+                    g.writeStringField("type", e.type());
+                    g.writeNumberField("epochNanos", e.wallNanos());
+                    g.writeStringField("fields", e.fields());
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
+            }
             g.writeEndObject();
         }
         g.writeEndArray();

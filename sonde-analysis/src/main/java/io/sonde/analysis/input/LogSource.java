@@ -155,6 +155,9 @@ public final class LogSource implements RecordSource {
         /** Index in problems of this log's trailer mismatch, -1 if none was listed. */
         private int trailerMismatchAt = -1;
         private boolean trailerRead;
+        /** The field values of the event record the reader is on, rendered only when asked for. */
+        private SondeReader current;
+        private final EventFields fields = this::eventFieldText;
 
         LogReading(RecordHandler h, int run, Map<String, Integer> agentIndex, List<InputProblem> problems) {
             this.h = h;
@@ -240,7 +243,18 @@ public final class LogSource implements RecordSource {
             if (t != null && agent >= 0) h.onTrailer(agent, t.produced(), t.written());
         }
 
+        private String eventFieldText() {
+            SondeReader r = current;
+            StringBuilder b = new StringBuilder();
+            for (int i = 0; i < r.eventType().fieldCount(); i++) {
+                if (i > 0) b.append(' ');
+                b.append(r.eventType().fieldName(i)).append('=').append(r.fieldValue(i));
+            }
+            return b.toString();
+        }
+
         private void deliver(SondeReader r) {
+            current = r;
             switch (r.type()) {
                 case Format.ENTER:
                 case Format.ENTER_CPU:
@@ -254,10 +268,11 @@ public final class LogSource implements RecordSource {
                             r.isExceptionExit() ? r.exceptionStringId() : RecordHandler.NO_EXCEPTION);
                     break;
                 case Format.TRACE_START:
-                    h.onTraceStart(agent, r.threadId(), r.traceId(), r.parentTraceId(), r.parentOrderIndex());
+                    h.onTraceStart(agent, r.threadId(), r.traceId(), r.parentTraceId(), r.parentOrderIndex(),
+                            r.hasHandoffTime() ? r.handoffTime() : RecordHandler.NO_HANDOFF);
                     break;
                 case Format.EVENT:
-                    h.onEvent(agent, r.threadId(), r.eventTypeId(), r.time());
+                    h.onEvent(agent, r.threadId(), r.eventTypeId(), r.time(), fields);
                     h.onEventRecord(agent, r);
                     break;
                 case Format.GAP:
@@ -272,8 +287,11 @@ public final class LogSource implements RecordSource {
                 case Format.THREAD_DEF:
                     h.onThreadDef(agent, r.definedId(), r.definedName());
                     break;
+                case Format.EVENT_DEF:
+                    h.onEventDef(agent, r.eventTypeId(), r.definedName());
+                    break;
                 default:
-                    break; // EVENT_DEF: events are only counted
+                    break;
             }
         }
     }

@@ -18,6 +18,8 @@ public interface RecordHandler {
     long NO_CPU = Long.MIN_VALUE;
     /** Exception string id passed when an exit is a normal return. */
     int NO_EXCEPTION = -1;
+    /** Hand-off time passed for a trace start that carries none (a TRACE_START). */
+    long NO_HANDOFF = Long.MIN_VALUE;
 
     /** A new agent (process) appears in the input. */
     default void onAgent(AgentInfo agent) {}
@@ -31,7 +33,15 @@ public interface RecordHandler {
 
     default void onThreadDef(int agent, long threadId, String name) {}
 
-    default void onTraceStart(int agent, long threadId, long traceId, long parentTraceId, int parentOrderIndex) {}
+    /**
+     * A trace start: {@code parentTraceId} 0 and {@code parentOrderIndex} -1 when the trace has no
+     * parent; {@code handoffTime} the monotonic time at which the parent handed the work over (a
+     * HANDOFF_START), or {@link #NO_HANDOFF}.
+     */
+    default void onTraceStart(int agent, long threadId, long traceId, long parentTraceId, int parentOrderIndex, long handoffTime) {}
+
+    /** An event type's definition (its fields come with each event, see {@link EventFields}). */
+    default void onEventDef(int agent, int eventTypeId, String name) {}
 
     /** A probe entry; {@code cpuNanos} is the thread CPU time or {@link #NO_CPU}. */
     default void onEnter(int agent, long threadId, int probeId, long timeNanos, long cpuNanos) {}
@@ -42,8 +52,11 @@ public interface RecordHandler {
      */
     default void onExit(int agent, long threadId, int probeId, long timeNanos, long cpuNanos, int exceptionStringId) {}
 
-    /** A custom event record (its field values are not passed on: analysis only counts them). */
-    default void onEvent(int agent, long threadId, int eventTypeId, long timeNanos) {}
+    /**
+     * A custom event record; {@code fields} renders its field values on demand and is valid only
+     * during the call.
+     */
+    default void onEvent(int agent, long threadId, int eventTypeId, long timeNanos, EventFields fields) {}
 
     /**
      * The same custom event record as {@link #onEvent}, with its field values readable from
@@ -103,9 +116,15 @@ public interface RecordHandler {
             }
 
             @Override
-            public void onTraceStart(int agent, long threadId, long traceId, long parentTraceId, int parentOrderIndex) {
-                first.onTraceStart(agent, threadId, traceId, parentTraceId, parentOrderIndex);
-                second.onTraceStart(agent, threadId, traceId, parentTraceId, parentOrderIndex);
+            public void onTraceStart(int agent, long threadId, long traceId, long parentTraceId, int parentOrderIndex, long handoffTime) {
+                first.onTraceStart(agent, threadId, traceId, parentTraceId, parentOrderIndex, handoffTime);
+                second.onTraceStart(agent, threadId, traceId, parentTraceId, parentOrderIndex, handoffTime);
+            }
+
+            @Override
+            public void onEventDef(int agent, int eventTypeId, String name) {
+                first.onEventDef(agent, eventTypeId, name);
+                second.onEventDef(agent, eventTypeId, name);
             }
 
             @Override
@@ -121,9 +140,9 @@ public interface RecordHandler {
             }
 
             @Override
-            public void onEvent(int agent, long threadId, int eventTypeId, long timeNanos) {
-                first.onEvent(agent, threadId, eventTypeId, timeNanos);
-                second.onEvent(agent, threadId, eventTypeId, timeNanos);
+            public void onEvent(int agent, long threadId, int eventTypeId, long timeNanos, EventFields fields) {
+                first.onEvent(agent, threadId, eventTypeId, timeNanos, fields);
+                second.onEvent(agent, threadId, eventTypeId, timeNanos, fields);
             }
 
             @Override

@@ -12,6 +12,8 @@ public final class OperationStats {
     private final Operation operation;
     private final LatencyDistribution inclusive = new LatencyDistribution();
     private final LatencyDistribution exclusive = new LatencyDistribution();
+    /** Hand-off waits of the executions that started a handed-off piece; made at the first one. */
+    private LatencyDistribution handoffWait;
     private long cpuCount;
     private long cpuInclusiveSum;
     private long cpuExclusiveSum;
@@ -38,6 +40,10 @@ public final class OperationStats {
             cpuExclusiveSum += e.cpuExclusive();
         }
         if (e.exception() != null) exceptions++;
+        if (e.handoffWaitNanos() != Execution.UNKNOWN) {
+            if (handoffWait == null) handoffWait = new LatencyDistribution();
+            handoffWait.record(e.handoffWaitNanos());
+        }
         if (bucket >= 0) {
             if (bucket >= bucketCalls.length) {
                 int n = Math.max(bucket + 1, bucketCalls.length * 2);
@@ -60,6 +66,19 @@ public final class OperationStats {
 
     public LatencyDistribution inclusive() {
         return inclusive;
+    }
+
+    /** Number of executions of this operation that started work handed off with its time. */
+    public long handoffs() {
+        return handoffWait == null ? 0 : handoffWait.count();
+    }
+
+    /**
+     * Waits between hand-off and start of the executions that started handed-off work (queueing,
+     * thread creation, scheduling), or null when there were none.
+     */
+    public LatencyDistribution handoffWait() {
+        return handoffWait;
     }
 
     public LatencyDistribution exclusive() {

@@ -2,6 +2,7 @@ package io.sonde.analysis.tree;
 
 import io.sonde.analysis.correction.ProbeCost;
 import io.sonde.analysis.input.AgentInfo;
+import io.sonde.analysis.input.EventFields;
 import io.sonde.analysis.input.RecordHandler;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,6 +16,12 @@ import java.util.function.Predicate;
  * the format: ENTER pushes, EXIT pops (the probe id must match the top), a trace is complete when
  * its thread's stack is empty again, and a GAP (or a mismatched EXIT) throws away the open stack
  * and waits for the next TRACE_START.
+ *
+ * <p>Pieces on different threads are linked by their trace starts (parent trace id and order
+ * index, and for work handed over with its time the hand-off wait): the builder counts joined
+ * traces (pieces without a parent), pieces linked to a parent in the log, and pieces whose parent
+ * is not in the log ({@link #finish()} settles those, since a parent may come later in the
+ * stream), keeping only the trace ids seen (compact runs, {@link TraceIdSet}).
  *
  * <p>Memory is bounded by the open stacks: each completed execution is handed to the listener and
  * forgotten. Only when the listener asks for a trace's tree ({@link ExecutionListener#wantsTree})
@@ -40,6 +47,12 @@ public final class CallTreeBuilder implements RecordHandler {
     private ThreadState lastThread;
     // Nodes held in the kept lists of open traces, all threads together.
     private int openKeptNodes;
+    /** Trace ids whose trace start was read on an included thread. */
+    private final TraceIdSet seenTraces = new TraceIdSet();
+    /** Completed pieces whose parent had not been seen yet: (agent, parent trace id) pairs. */
+    private int[] pendingAgents = new int[16];
+    private long[] pendingParents = new long[16];
+    private int pending;
 
     /**
      * @param operations where operations are interned (shared by everything that names them)
@@ -79,9 +92,40 @@ public final class CallTreeBuilder implements RecordHandler {
         return open;
     }
 
-    /** Marks the end of the input: executions still open are counted in {@link TreeCounters#openAtEnd}. */
+    /**
+     * Marks the end of the input: executions still open are counted in {@link
+     * TreeCounters#openAtEnd}, and the pieces whose parent came later than they did are settled
+     * as linked or unlinked.
+     */
     public void finish() {
         counters.openAtEnd = openExecutions();
+        for (int i = 0; i < pending; i++) {
+            if (seenTraces.contains(pendingAgents[i], pendingParents[i])) counters.linkedPieces++;
+            else counters.unlinkedPieces++;
+        }
+        pending = 0;
+    }
+
+    /** Whether a trace start of this trace id was read on an included thread of the agent. */
+    public boolean traceSeen(int agent, long traceId) {
+        return seenTraces.contains(agent, traceId);
+    }
+
+    /** Counts a completed or broken piece as a joined trace, a linked piece, or one to settle at the end. */
+    private void countPiece(int agent, ThreadState t) {
+        if (t.handoffWait != Execution.UNKNOWN) counters.handoffs++;
+        if (t.parentTraceId == 0) {
+            counters.joinedTraces++;
+        } else if (seenTraces.contains(agent, t.parentTraceId)) {
+            counters.linkedPieces++;
+        } else {
+            if (pending == pendingParents.length) {
+                pendingParents = Arrays.copyOf(pendingParents, pending * 2);
+                pendingAgents = Arrays.copyOf(pendingAgents, pending * 2);
+            }
+            pendingAgents[pending] = agent;
+            pendingParents[pending++] = t.parentTraceId;
+        }
     }
 
     @Override
@@ -118,7 +162,12 @@ public final class CallTreeBuilder implements RecordHandler {
     }
 
     @Override
-    public void onTraceStart(int agent, long threadId, long traceId, long parentTraceId, int parentOrderIndex) {
+    public void onEventDef(int agent, int eventTypeId, String name) {
+        agent(agent).eventNames.put(eventTypeId, name);
+    }
+
+    @Override
+    public void onTraceStart(int agent, long threadId, long traceId, long parentTraceId, int parentOrderIndex, long handoffTime) {
         counters.records++;
         ThreadState t = thread(agent, threadId);
         if (!t.included) {
@@ -130,7 +179,9 @@ public final class CallTreeBuilder implements RecordHandler {
         t.traceId = traceId;
         t.parentTraceId = parentTraceId;
         t.parentOrderIndex = parentOrderIndex;
+        t.handoffTime = handoffTime;
         t.nextOrderIndex = 0;
+        seenTraces.add(agent, traceId);
     }
 
     @Override
@@ -147,8 +198,13 @@ public final class CallTreeBuilder implements RecordHandler {
             return;
         }
         if (t.depth == 0) {
-            t.keep = listener.wantsTree(t.info, timeNanos + t.agent.wallOffset);
+            // the wait between hand-off and start; clamped at 0 (both are this JVM's monotonic clock)
+            t.handoffWait = t.handoffTime == NO_HANDOFF ? Execution.UNKNOWN : Math.max(0, timeNanos - t.handoffTime);
+            long wall = timeNanos + t.agent.wallOffset;
+            listener.onPieceStart(t.info, t.traceId, wall);
+            t.keep = listener.wantsTree(t.info, wall, t.traceId, t.parentTraceId);
             t.truncated = false;
+            t.keptEvents = 0;
         }
         Operation op = t.agent.operation(probeId);
         int d = t.push();
@@ -216,6 +272,9 @@ public final class CallTreeBuilder implements RecordHandler {
         e.thread = t.info;
         e.operation = t.op[d];
         e.traceId = t.traceId;
+        e.parentTraceId = t.parentTraceId;
+        e.parentOrderIndex = t.parentOrderIndex;
+        e.handoffWaitNanos = d == 0 ? t.handoffWait : Execution.UNKNOWN;
         e.orderIndex = t.order[d];
         e.depth = d;
         e.startMonoNanos = t.start[d];
@@ -253,23 +312,45 @@ public final class CallTreeBuilder implements RecordHandler {
         listener.onExecution(e);
         if (d == 0) {
             counters.traces++;
+            countPiece(agent, t);
             if (t.keep && n != null) {
-                listener.onTrace(new TraceTree(t.info, t.traceId, t.parentTraceId, t.parentOrderIndex, n, t.kept.size(), t.truncated, false));
+                listener.onTrace(new TraceTree(t.info, t.traceId, t.parentTraceId, t.parentOrderIndex, t.handoffWait, n, t.kept.size(),
+                        t.truncated, false));
             }
             releaseKept(t);
-            // The format requires a TRACE_START before the next root ENTER; tolerate its absence
+            // The format requires a trace start before the next root ENTER; tolerate its absence
             // by continuing with trace id 0 rather than dropping data.
             t.traceId = 0;
             t.parentTraceId = 0;
             t.parentOrderIndex = -1;
+            t.handoffTime = NO_HANDOFF;
             t.nextOrderIndex = 0;
         }
     }
 
     @Override
-    public void onEvent(int agent, long threadId, int eventTypeId, long timeNanos) {
+    public void onEvent(int agent, long threadId, int eventTypeId, long timeNanos, EventFields fields) {
         counters.records++;
         counters.events++;
+        ThreadState t = thread(agent, threadId);
+        if (!t.included) {
+            counters.filteredThreadRecords++;
+            return;
+        }
+        if (!t.synced || t.depth == 0) return; // outside any execution: counted only
+        String type = t.agent.eventName(eventTypeId);
+        long wall = timeNanos + t.agent.wallOffset;
+        listener.onTreeEvent(t.info, t.traceId, type, wall, fields);
+        TreeNode n = t.node[t.depth - 1];
+        if (t.keep && n != null) {
+            // events share the kept-node budget of their tree
+            if (t.kept.size() + t.keptEvents < MAX_KEPT_NODES) {
+                t.keptEvents++;
+                n.addEvent(new TreeEvent(type, wall, fields.text()));
+            } else {
+                t.truncated = true;
+            }
+        }
     }
 
     @Override
@@ -294,13 +375,15 @@ public final class CallTreeBuilder implements RecordHandler {
             if (t.depth > 0) {
                 counters.brokenTraces++;
                 counters.brokenExecutions += t.depth;
+                countPiece(agent, t);
                 TreeNode root = t.kept.isEmpty() ? null : t.kept.get(0);
                 if (t.keep && root != null && root.depth() == 0) {
                     for (int d = 0; d < t.depth; d++) {
                         TreeNode open = t.node[d];
                         if (open != null) open.markUnknown();
                     }
-                    listener.onTrace(new TraceTree(t.info, t.traceId, t.parentTraceId, t.parentOrderIndex, root, t.kept.size(), t.truncated, true));
+                    listener.onTrace(new TraceTree(t.info, t.traceId, t.parentTraceId, t.parentOrderIndex, t.handoffWait, root, t.kept.size(),
+                            t.truncated, true));
                 }
                 t.depth = 0;
                 releaseKept(t);
@@ -369,6 +452,7 @@ public final class CallTreeBuilder implements RecordHandler {
         final Map<Integer, String> strings = new HashMap<>();
         final Map<Long, String> threadNames = new HashMap<>();
         final Map<Long, ThreadState> threads = new HashMap<>();
+        final Map<Integer, String> eventNames = new HashMap<>();
         long wallOffset;
 
         AgentState(AgentInfo info) {
@@ -395,6 +479,11 @@ public final class CallTreeBuilder implements RecordHandler {
             return op;
         }
 
+        String eventName(int id) {
+            String s = eventNames.get(id);
+            return s != null ? s : "<event type " + id + ">";
+        }
+
         String string(int id) {
             String s = strings.get(id);
             return s != null ? s : "<undefined string " + id + ">";
@@ -411,7 +500,12 @@ public final class CallTreeBuilder implements RecordHandler {
         long traceId;
         long parentTraceId;
         int parentOrderIndex = -1;
+        /** Hand-off time from the trace start (NO_HANDOFF: none), and the wait it makes (UNKNOWN: none). */
+        long handoffTime = NO_HANDOFF;
+        long handoffWait = Execution.UNKNOWN;
         int nextOrderIndex;
+        /** Events kept in the current kept tree (they share its node budget). */
+        int keptEvents;
         int depth;
         int[] probe = new int[16];
         Operation[] op = new Operation[16];

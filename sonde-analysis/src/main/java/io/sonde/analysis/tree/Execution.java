@@ -14,6 +14,9 @@ public final class Execution {
     ThreadInfo thread;
     Operation operation;
     long traceId;
+    long parentTraceId;
+    int parentOrderIndex;
+    long handoffWaitNanos;
     int orderIndex;
     int depth;
     long startWallNanos;
@@ -40,6 +43,24 @@ public final class Execution {
     /** Trace id from the TRACE_START that opened the trace (0 if the trace had none). */
     public long traceId() {
         return traceId;
+    }
+
+    /** Parent trace id from the trace start of this execution's trace (0: none). */
+    public long parentTraceId() {
+        return parentTraceId;
+    }
+
+    /** Order index of the parent execution in the parent trace (-1: none). */
+    public int parentOrderIndex() {
+        return parentOrderIndex;
+    }
+
+    /**
+     * For the root execution (depth 0) of work handed over with its time: the wait from the
+     * hand-off to this execution's start, ns; else {@link #UNKNOWN}.
+     */
+    public long handoffWaitNanos() {
+        return handoffWaitNanos;
     }
 
     /** 0-based index of this execution's ENTER within its trace. */

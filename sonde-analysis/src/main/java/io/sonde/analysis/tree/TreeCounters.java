@@ -9,8 +9,22 @@ public final class TreeCounters {
     public long events;
     /** Executions completed (ENTER matched by EXIT) on included threads. */
     public long executions;
-    /** Traces completed (stack back to empty). */
+    /** Traces completed (stack back to empty): the per-thread pieces. */
     public long traces;
+    /**
+     * Joined traces across threads: pieces without a parent (each the root of one request's
+     * joined tree), completed or broken. Pieces with a parent belong to their parent's.
+     */
+    public long joinedTraces;
+    /** Pieces whose parent trace is in the log (on an included thread): joined under it. */
+    public long linkedPieces;
+    /**
+     * Pieces whose parent trace is not in the log: not recorded, on a thread excluded by the
+     * filter, or lost (dropped, damaged). Counted apart, never as roots.
+     */
+    public long unlinkedPieces;
+    /** Pieces handed off with their hand-off time (their wait is known). */
+    public long handoffs;
     /** GAP records, and the data records they say were dropped. */
     public long gaps;
     public long droppedRecords;

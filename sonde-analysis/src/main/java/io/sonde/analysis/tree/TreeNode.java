@@ -16,6 +16,10 @@ public final class TreeNode {
     long cpuExclusive = Execution.UNKNOWN;
     String exception;
     final List<TreeNode> children = new ArrayList<>(2);
+    /** Events recorded during this execution (not inside a callee), in time order; null: none. */
+    List<TreeEvent> events;
+    /** Pieces handed off by this execution (set when trees are joined), by hand-off time; null: none. */
+    List<TraceTree> handoffs;
 
     TreeNode(Operation operation, int depth, int orderIndex, long startWallNanos) {
         this.operation = operation;
@@ -73,5 +77,23 @@ public final class TreeNode {
 
     public List<TreeNode> children() {
         return Collections.unmodifiableList(children);
+    }
+
+    /** Events recorded through the API during this execution, outside its callees, in time order. */
+    public List<TreeEvent> events() {
+        return events == null ? List.of() : Collections.unmodifiableList(events);
+    }
+
+    /**
+     * The pieces of a joined tree that this execution handed off (tasks, async stages, threads it
+     * started), by hand-off time; empty outside a {@link JoinedTree} or when it handed nothing off.
+     */
+    public List<TraceTree> handoffs() {
+        return handoffs == null ? List.of() : Collections.unmodifiableList(handoffs);
+    }
+
+    void addEvent(TreeEvent e) {
+        if (events == null) events = new ArrayList<>(2);
+        events.add(e);
     }
 }

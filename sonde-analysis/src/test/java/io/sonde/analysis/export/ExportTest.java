@@ -80,9 +80,9 @@ class ExportTest {
         CsvExport.write(r, w);
         assertThat(w.toString().split("\r\n")).containsExactly(
                 CsvExport.HEADER,
-                "Shop.order,2,0,1500000.000,1500000,1500000,1500000,1500000,3000000,700000.000,700000,700000,700000,700000,1400000,1000000.000,400000.000",
-                "Db.query,4,0,250000.000,200000,300000,300000,300000,1000000,250000.000,200000,300000,300000,300000,1000000,185000.000,185000.000",
-                "Shop.price,2,0,500000.000,500000,500000,500000,500000,1000000,300000.000,300000,300000,300000,300000,600000,350000.000,230000.000");
+                "Shop.order,2,0,1500000.000,1500000,1500000,1500000,1500000,3000000,700000.000,700000,700000,700000,700000,1400000,1000000.000,400000.000,0,,,,,,",
+                "Db.query,4,0,250000.000,200000,300000,300000,300000,1000000,250000.000,200000,300000,300000,300000,1000000,185000.000,185000.000,0,,,,,,",
+                "Shop.price,2,0,500000.000,500000,500000,500000,500000,1000000,300000.000,300000,300000,300000,300000,600000,350000.000,230000.000,0,,,,,,");
         assertThat(CsvExport.quote("a,b \"c\"")).isEqualTo("\"a,b \"\"c\"\"\"");
     }
 
@@ -110,6 +110,57 @@ class ExportTest {
         assertThat(complete.subList(0, 4)).containsExactly(
                 "Db.query@150.0+200.0 tid 7", "Shop.price@100.0+500.0 tid 7", "Db.query@700.0+300.0 tid 7", "Shop.order@0.0+1500.0 tid 7");
         assertThat(complete.get(7)).isEqualTo("Shop.order@1000000.0+1500.0 tid 7");
+    }
+
+    @Test
+    void jsonAndChromeShowTheJoinedViewHandOffWaitsAndEvents() throws IOException {
+        Path file = dir.resolve("joined.json");
+        AnalysisOptions o = new AnalysisOptions();
+        AnalysisResult r;
+        try (ChromeTraceWriter chrome = new ChromeTraceWriter(file, ScriptedSource.WALL_OFFSET)) {
+            o.extraListeners.add(chrome);
+            r = Analyzer.run(Golden.handedOff(), o);
+            assertThat(chrome.arrows()).isEqualTo(1);
+            assertThat(chrome.arrowsWithoutParent()).isEqualTo(1); // the unlinked piece
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        JsonReport.write(r, out);
+        JsonNode root = json.readTree(out.toByteArray());
+        JsonNode c = root.get("counters");
+        assertThat(c.get("joinedTraces").asLong()).isEqualTo(1);
+        assertThat(c.get("unlinkedPieces").asLong()).isEqualTo(1);
+        assertThat(c.get("linkedPieces").asLong()).isEqualTo(1);
+        JsonNode trees = root.get("trees");
+        assertThat(trees).hasSize(3);
+        assertThat(trees.get(0).has("handoffWaitNanos")).isFalse();
+        assertThat(trees.get(1).get("parentTraceId").asLong()).isEqualTo(0x11);
+        assertThat(trees.get(1).get("parentOrderIndex").asInt()).isEqualTo(1);
+        assertThat(trees.get(1).get("handoffWaitNanos").asLong()).isEqualTo(3_500);
+        assertThat(trees.get(1).get("rootTraceId").asLong()).isEqualTo(0x11);
+        assertThat(trees.get(2).get("unlinked").asBoolean()).isTrue();
+        JsonNode event = trees.get(0).get("nodes").get(1).get("events").get(0);
+        assertThat(event.get("type").asText()).isEqualTo("order");
+        assertThat(event.get("fields").asText()).isEqualTo("items=3");
+        assertThat(event.get("epochNanos").asLong()).isEqualTo(ScriptedSource.WALL_OFFSET + 2_800);
+        JsonNode joined = root.get("joinedTrees");
+        assertThat(joined).hasSize(2);
+        assertThat(joined.get(0).get("pieces")).hasSize(2);
+        assertThat(joined.get(0).get("threads").toString()).isEqualTo("[\"main\",\"pool-1\"]");
+        JsonNode task = null;
+        for (JsonNode op : root.get("operations")) if (op.get("operation").asText().equals("Task.run")) task = op;
+        assertThat(task.get("handoffs").asLong()).isEqualTo(1);
+        assertThat(task.get("handoffWaitNanos").get("max").asLong()).isEqualTo(3_500);
+
+        List<String> flows = new ArrayList<>();
+        List<String> instants = new ArrayList<>();
+        for (JsonNode e : json.readTree(file.toFile()).get("traceEvents")) {
+            String ph = e.get("ph").asText();
+            if (ph.equals("s") || ph.equals("f")) flows.add(ph + " tid " + e.get("tid").asLong() + " @" + e.get("ts").asDouble());
+            if (ph.equals("i")) instants.add(e.get("name").asText() + " tid " + e.get("tid").asLong() + " @" + e.get("ts").asDouble());
+        }
+        // the arrow leaves main at the hand-off (2.5 us) and ends at the task's start on pool-1 (6 us)
+        assertThat(flows).containsExactly("s tid 1 @2.5", "f tid 2 @6.0");
+        assertThat(instants).containsExactly("order tid 1 @2.8");
     }
 
     @Test

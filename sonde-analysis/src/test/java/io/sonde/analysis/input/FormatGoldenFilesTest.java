@@ -31,7 +31,9 @@ class FormatGoldenFilesTest {
     @BeforeEach
     void writeGoldenFiles() throws IOException {
         for (Map.Entry<String, byte[]> e : GoldenScenarios.all().entrySet()) {
-            Path p = dir.resolve(e.getKey());
+            // the 1.0 files in dir, the 2.0 ones (the same agents again) apart in dir/../v2
+            Path p = e.getKey().startsWith("2.0/") ? dir.resolveSibling(dir.getFileName() + "-v2").resolve(e.getKey().substring(4))
+                    : dir.resolve(e.getKey());
             Files.createDirectories(p.getParent());
             Files.write(p, e.getValue());
         }
@@ -67,14 +69,23 @@ class FormatGoldenFilesTest {
     void fullWithCpuExceptionsNestedTracesGapAndEvents() throws IOException {
         AnalysisResult r = analyse(dir.resolve("full.sonde"));
         assertThat(r.problems()).isEmpty();
-        assertThat(r.trees()).extracting(TraceTree::traceId).containsExactly(0x2_0000_0001L, 0x2_0000_0002L, 0x1_0000_0001L);
-        TraceTree child = r.trees().get(0);
+        // joined: trace 0x100000001 with its child on worker-ü, then the root 0x200000002
+        assertThat(r.trees()).extracting(TraceTree::traceId).containsExactly(0x1_0000_0001L, 0x2_0000_0001L, 0x2_0000_0002L);
+        assertThat(r.joinedTrees()).hasSize(2);
+        assertThat(r.counters().joinedTraces).isEqualTo(2);
+        assertThat(r.counters().linkedPieces).isEqualTo(1);
+        assertThat(r.counters().unlinkedPieces).isZero();
+        assertThat(r.counters().handoffs).isZero(); // 1.0: no hand-off times
+        TraceTree child = r.trees().get(1);
         assertThat(child.thread().name()).isEqualTo("worker-ü");
         assertThat(child.parentTraceId()).isEqualTo(0x1_0000_0001L);
         assertThat(child.parentOrderIndex()).isEqualTo(1);
+        assertThat(child.handedOff()).isFalse();
         assertThat(rows(child)).containsExactly("0 com.example.Db.query wall 10000/10000 cpu 4000 !java.lang.IllegalStateException");
-        assertThat(rows(r.trees().get(1))).containsExactly("0 com.example.Shop.checkout wall 100000/100000 cpu -");
-        assertThat(rows(r.trees().get(2))).containsExactly(
+        assertThat(rows(r.trees().get(2))).containsExactly("0 com.example.Shop.checkout wall 100000/100000 cpu -");
+        assertThat(r.trees().get(2).root().events()).extracting(e -> e.type() + " " + e.fields())
+                .containsExactly("order paid=false items=-2147483648 cents=9223372036854775807 weight=-0.125 region=eu-west");
+        assertThat(rows(r.trees().get(0))).containsExactly(
                 "0 com.example.Shop.checkout wall 1290000/1270000 cpu -",
                 "1 com.example.Shop.price wall 10000/10000 cpu 5000",
                 "1 com.example.Db.query wall 10000/10000 cpu - !java.io.IOException");
@@ -89,6 +100,23 @@ class FormatGoldenFilesTest {
         assertThat(checkout.inclusive().max()).isEqualTo(1_290_000);
         assertThat(checkout.inclusive().sum()).isEqualTo(1_390_000);
         assertThat(checkout.exceptions()).isZero();
+    }
+
+    @Test
+    void fullOfVersion2HasTheHandOffWaitOfItsChild() throws IOException {
+        AnalysisResult r = analyse(dir.resolveSibling(dir.getFileName() + "-v2").resolve("full.sonde"));
+        assertThat(r.problems()).isEmpty();
+        assertThat(r.trees()).extracting(TraceTree::traceId).containsExactly(0x1_0000_0001L, 0x2_0000_0001L, 0x2_0000_0002L);
+        TraceTree child = r.trees().get(1);
+        // handed over at M+25000 during Shop.price, first ENTER at M+60000
+        assertThat(child.handoffWaitNanos()).isEqualTo(35_000);
+        assertThat(r.joinedTrees().get(0).root().root().children().get(0).handoffs()).containsExactly(child);
+        assertThat(r.counters().handoffs).isEqualTo(1);
+        OperationStats query = r.statistics().all().stream().filter(s -> s.operation().name().equals("com.example.Db.query")).findFirst().orElseThrow();
+        assertThat(query.handoffs()).isEqualTo(1);
+        assertThat(query.handoffWait().max()).isEqualTo(35_000);
+        // the event of the first trace at its place: inside Shop.checkout, after Db.query
+        assertThat(r.trees().get(0).root().events()).extracting(e -> e.type()).containsExactly("order");
     }
 
     @Test

@@ -144,12 +144,14 @@ class CallTreeBuilderTest {
                 .exit(TID, 1, 40);
         AnalysisResult r = analyse(s, new AnalysisOptions());
         assertThat(r.trees()).hasSize(2);
-        TraceTree first = r.trees().get(0);
+        // two requests: in the order they started (trace 1 at 0, trace 2 at 5)
+        assertThat(r.counters().joinedTraces).isEqualTo(2);
+        TraceTree first = r.trees().get(1);
         assertThat(first.thread().name()).isEqualTo("worker-2");
         assertThat(first.root().exception()).isEqualTo("java.io.IOException");
         assertThat(first.root().wallInclusive()).isEqualTo(20);
         assertThat(first.root().cpuInclusive()).isEqualTo(Execution.UNKNOWN);
-        TraceTree second = r.trees().get(1);
+        TraceTree second = r.trees().get(0);
         assertThat(second.nodeCount()).isEqualTo(2);
         assertThat(second.root().wallExclusive()).isEqualTo(20);
     }

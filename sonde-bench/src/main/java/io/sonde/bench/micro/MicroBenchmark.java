@@ -34,6 +34,8 @@ public final class MicroBenchmark {
         CASES.put("file", "file");
         CASES.put("field-write", "fieldWrite");
         CASES.put("sensor-idle", "sensorIdle");
+        CASES.put("handoff-plain", "handoffPlain");
+        CASES.put("handoff-traced", "handoffTraced");
     }
 
     /** Cases measured at every requested thread count; the others only single-threaded. */
@@ -113,7 +115,7 @@ public final class MicroBenchmark {
                     .measurementIterations(5).measurementTime(TimeValue.seconds(1));
         }
         if (jvm != null) o.jvm(jvm);
-        System.out.printf(Locale.ROOT, "running %-12s threads=%d ...%n", name, threads);
+        System.out.printf(Locale.ROOT, "running %-15s threads=%d ...%n", name, threads);
         RunResult r = new Runner(o.build()).runSingle();
         double score = r.getPrimaryResult().getScore();
         double err = r.getPrimaryResult().getScoreError();
@@ -124,14 +126,24 @@ public final class MicroBenchmark {
 
     private static void print(List<Result> results) {
         System.out.println();
-        System.out.printf(Locale.ROOT, "%-12s %7s %12s %10s   %s%n", "case", "threads", "ns/op", "+-", "jdk");
+        System.out.printf(Locale.ROOT, "%-15s %7s %12s %10s   %s%n", "case", "threads", "ns/op", "+-", "jdk");
         double nano = Double.NaN;
         double fieldWrite = Double.NaN;
         for (Result r : results) {
             String err = Double.isNaN(r.error()) ? "n/a" : String.format(Locale.ROOT, "%.2f", r.error());
-            System.out.printf(Locale.ROOT, "%-12s %7d %12.2f %10s   %s%n", r.name(), r.threads(), r.nsPerOp(), err, r.jdk());
+            System.out.printf(Locale.ROOT, "%-15s %7d %12.2f %10s   %s%n", r.name(), r.threads(), r.nsPerOp(), err, r.jdk());
             if (r.name().equals("nanotime")) nano = r.nsPerOp();
             if (r.name().equals("field-write")) fieldWrite = r.nsPerOp();
+        }
+        double plain = Double.NaN;
+        double traced = Double.NaN;
+        for (Result r : results) {
+            if (r.name().equals("handoff-plain")) plain = r.nsPerOp();
+            if (r.name().equals("handoff-traced")) traced = r.nsPerOp();
+        }
+        if (!Double.isNaN(plain) && !Double.isNaN(traced)) {
+            System.out.printf(Locale.ROOT, "hand-off with an active trace: %.1f ns more than a plain execute (%.1f vs %.1f ns per task run)%n",
+                    traced - plain, traced, plain);
         }
         System.out.println();
         System.out.println("targets (DESIGN.md), against this run's nanotime = "

@@ -3,6 +3,7 @@ package io.sonde.bench.micro;
 import io.sonde.api.MethodProbe;
 import io.sonde.api.Monitor;
 import io.sonde.api.Sonde;
+import io.sonde.api.TraceContext;
 import io.sonde.api.live.LongSensor;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -12,7 +13,10 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -161,6 +165,76 @@ public class ProbeBenchmarks {
         MethodProbe p = s.probe;
         boolean e = p.enter();
         p.exit(e);
+    }
+
+    /**
+     * A monitor (discard writer), a one-thread pool, and the benchmark thread inside a trace (a
+     * request probe entered for the whole trial): the setting of a request handing work over.
+     */
+    @State(Scope.Thread)
+    public static class Handoff extends MonitorState {
+        ExecutorService pool;
+        MethodProbe request;
+        boolean inRequest;
+        final AtomicLong done = new AtomicLong();
+        long submitted;
+        /** The task: one monitored execution on the pool thread, then a count the caller waits for. */
+        Runnable task;
+
+        @Setup(Level.Trial)
+        public void setup() throws IOException {
+            start(Map.of("writer", "discard"), true);
+            request = monitor.methodProbe("io.sonde.bench.micro.Sample.request", "()V");
+            pool = Executors.newSingleThreadExecutor();
+            task = () -> {
+                boolean e = probe.enter();
+                probe.exit(e);
+                done.incrementAndGet();
+            };
+            inRequest = request.enter(); // the benchmark thread is inside a trace from here on
+        }
+
+        /** Waits until the pool has run every task handed over so far. */
+        void await() {
+            long n = ++submitted;
+            while (done.get() != n) Thread.onSpinWait();
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() throws IOException, InterruptedException {
+            request.exit(inRequest);
+            pool.shutdown();
+            pool.awaitTermination(10, TimeUnit.SECONDS);
+            stop();
+        }
+    }
+
+    /** A monitored task handed to a pool with a plain {@code execute}: no trace context travels. */
+    @Benchmark
+    public void handoffPlain(Handoff s) {
+        s.pool.execute(s.task);
+        s.await();
+    }
+
+    /**
+     * The same task handed over with its trace context, as the agent does at every hand-off inside
+     * a trace: the position and the clock captured at the hand-off (one small object), the task
+     * wrapped, and on the pool thread the parent set so the task's trace starts with a
+     * HANDOFF_START. Minus {@link #handoffPlain}: the cost of a hand-off with an active trace.
+     */
+    @Benchmark
+    public void handoffTraced(Handoff s) {
+        TraceContext parent = Sonde.currentTrace();
+        Runnable task = s.task;
+        s.pool.execute(() -> {
+            Sonde.continueTrace(parent);
+            try {
+                task.run();
+            } finally {
+                Sonde.continueTrace(null);
+            }
+        });
+        s.await();
     }
 
     /**

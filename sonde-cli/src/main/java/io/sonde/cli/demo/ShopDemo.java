@@ -4,8 +4,13 @@ import io.sonde.api.EventField;
 import io.sonde.api.EventType;
 import io.sonde.api.MethodProbe;
 import io.sonde.api.Monitor;
+import io.sonde.api.Sonde;
+import io.sonde.api.TraceContext;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -13,7 +18,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * The bundled sample program of {@code sonde demo}: a small order-processing service whose worker
  * threads handle orders through a few nested operations, instrumented by hand through the Sonde API
  * (method probes around each operation, an "order" event per order, and exceptions for declined
- * payments). Work is real CPU work and short sleeps, so wall and CPU times differ visibly.
+ * payments). Work is real CPU work and short sleeps, so wall and CPU times differ visibly. Each
+ * order hands its shipping step to a small pool of {@code shop-shipping} threads through a
+ * {@code CompletableFuture} and waits for it, carrying the trace context with the API ({@link
+ * Sonde#currentTrace()} at the hand-off, {@link Sonde#continueTrace(TraceContext)} in the task):
+ * the printed trees show each order as one tree across two threads, with the hand-off wait.
  */
 public final class ShopDemo {
     /** An order the payment service refuses; recorded as an exception leaving the probed methods. */
@@ -35,6 +44,8 @@ public final class ShopDemo {
     private final AtomicLong declined = new AtomicLong();
     private final AtomicLong completed = new AtomicLong();
     private volatile long sink;
+    /** The shipping step runs here, handed over by the order's worker. */
+    private ExecutorService shipping;
 
     public ShopDemo(Monitor monitor) {
         handleOrder = monitor.methodProbe("demo.shop.OrderService.handleOrder", "(Ldemo/shop/Order;)V");
@@ -55,6 +66,20 @@ public final class ShopDemo {
 
     /** Runs {@code orders} orders on {@code threads} worker threads and waits for them. */
     public void run(int threads, int orders) throws InterruptedException {
+        int[] shippingThreads = {0};
+        shipping = Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r, "shop-shipping-" + shippingThreads[0]++);
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            runWorkers(threads, orders);
+        } finally {
+            shipping.shutdown();
+        }
+    }
+
+    private void runWorkers(int threads, int orders) throws InterruptedException {
         CountDownLatch done = new CountDownLatch(threads);
         for (int t = 0; t < threads; t++) {
             final int worker = t;
@@ -84,7 +109,7 @@ public final class ShopDemo {
             reserve(items);
             double amount = quote(items, rnd);
             charge(amount, rnd);
-            schedule(rnd);
+            shipAsync(rnd.nextInt(10_000));
             boolean express = rnd.nextInt(4) == 0;
             orderEvent.begin().putLong(orderId).putInt(items).putDouble(amount).putBoolean(express)
                     .putString(regionIds[rnd.nextInt(regionIds.length)]).end();
@@ -127,10 +152,27 @@ public final class ShopDemo {
         chargePayment.exit(e);
     }
 
-    private void schedule(SplittableRandom rnd) {
+    /**
+     * Hands the shipping step to the shipping pool and waits for it: the hand-off carries this
+     * execution's trace context (captured with its time), so the shipping trace is a child of this
+     * order's and the analysis joins them into one tree, with the wait in the pool's queue.
+     */
+    private void shipAsync(int extra) {
+        TraceContext parent = Sonde.currentTrace();
+        CompletableFuture.runAsync(() -> {
+            Sonde.continueTrace(parent);
+            try {
+                schedule(extra);
+            } finally {
+                Sonde.continueTrace(null); // the pool thread's later traces are not this order's
+            }
+        }, shipping).join();
+    }
+
+    private void schedule(int extra) {
         boolean e = scheduleShipping.enter();
         try {
-            burn(10_000 + rnd.nextInt(10_000));
+            burn(10_000 + extra);
         } finally {
             scheduleShipping.exit(e);
         }

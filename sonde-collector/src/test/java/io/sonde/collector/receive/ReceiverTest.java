@@ -139,8 +139,8 @@ class ReceiverTest {
             }
             // 2. a stream of another major version
             try (Socket bad = connect()) {
-                bad.getOutputStream().write(StreamBytes.streamHeader(2, 0));
-                assertThat(events.await("failed " + peer(bad))).contains("offset 8: unsupported format version 2.0");
+                bad.getOutputStream().write(StreamBytes.streamHeader(3, 0)); // 2.0 is the current version
+                assertThat(events.await("failed " + peer(bad))).contains("offset 8: unsupported format version 3.0");
             }
             // 3. a corrupt frame after two good ones: the two are kept, the bad one is not
             UUID crcAgent = new UUID(9, 9);

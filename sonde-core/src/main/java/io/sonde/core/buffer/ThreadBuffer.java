@@ -7,6 +7,7 @@ import io.sonde.format.RecordLayout.Cpu;
 import io.sonde.format.RecordLayout.ExitException;
 import io.sonde.format.RecordLayout.ExitExceptionCpu;
 import io.sonde.format.RecordLayout.Gap;
+import io.sonde.format.RecordLayout.HandoffStart;
 import io.sonde.format.RecordLayout.Timed;
 import io.sonde.format.RecordLayout.TraceStart;
 import java.lang.invoke.MethodHandles;
@@ -45,9 +46,13 @@ abstract class ProducerFields {
     int[] orderStack = new int[32];
     long traceParentId;
     int traceParentOrder = -1;
+    /** Hand-off time of the running trace (written in its HANDOFF_START), or NO_HANDOFF_TIME. */
+    long traceHandoffTime = Long.MIN_VALUE;
     /** Parent for the next trace this thread starts (set for executor hand-off). */
     long parentTraceId;
     int parentOrderIndex = -1;
+    /** Hand-off time for the next trace this thread starts; used by one trace only. */
+    long parentHandoffTime = Long.MIN_VALUE;
     /** True: the parent above applies to every trace this thread starts until it is reset (a task's traces). */
     boolean parentForEveryTrace;
 
@@ -100,6 +105,8 @@ abstract class Pad3 extends ConsumerFields {
 public final class ThreadBuffer extends Pad3 {
     /** Type byte meaning "the rest of the ring up to its end is padding". */
     public static final byte PAD = 0;
+    /** "No hand-off time": the trace starts with a TRACE_START (a HANDOFF_START carries the time). */
+    public static final long NO_HANDOFF_TIME = Long.MIN_VALUE;
 
     static final VarHandle LONGS =
             MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
@@ -186,9 +193,9 @@ public final class ThreadBuffer extends Pad3 {
     // Producer side (owning thread only)
     // =====================================================================================
 
-    /** Largest record (with TRACE_START and GAP prefixes) a ring of this capacity accepts. */
+    /** Largest record (with HANDOFF_START and GAP prefixes) a ring of this capacity accepts. */
     public static int maxRecordBytes(int capacity) {
-        return capacity / 2 - Format.GAP_BYTES - Format.TRACE_START_BYTES;
+        return capacity / 2 - Format.GAP_BYTES - Format.HANDOFF_START_BYTES;
     }
 
     /** Records a method entry; starts a trace (TRACE_START first) when the thread is at depth 0. */
@@ -196,9 +203,8 @@ public final class ThreadBuffer extends Pad3 {
         int d = depth;
         pushOrder(d);
         if (d == 0) {
-            int i = claim(Format.TRACE_START_BYTES + Format.ENTER_BYTES);
+            int i = claimWithTraceStart(Format.ENTER_BYTES);
             if (i < 0) return;
-            i = putTraceStart(i);
             putProbeRecord(i, Format.ENTER, probeId, time);
         } else {
             int i = claim(Format.ENTER_BYTES);
@@ -214,9 +220,8 @@ public final class ThreadBuffer extends Pad3 {
         pushOrder(d);
         int i;
         if (d == 0) {
-            i = claim(Format.TRACE_START_BYTES + Format.ENTER_CPU_BYTES);
+            i = claimWithTraceStart(Format.ENTER_CPU_BYTES);
             if (i < 0) return;
-            i = putTraceStart(i);
         } else {
             i = claim(Format.ENTER_CPU_BYTES);
             if (i < 0) return;
@@ -309,13 +314,28 @@ public final class ThreadBuffer extends Pad3 {
         LONGS.set(r, i + Timed.TIME, time);
     }
 
-    private int putTraceStart(int i) {
+    /**
+     * Claims a trace start followed by {@code recordBytes} for the trace's first record and writes
+     * the trace start: a TRACE_START, or a HANDOFF_START (8 bytes more, the hand-off time) when the
+     * trace is work handed over with its time. Returns the index of the first record, or -1.
+     */
+    private int claimWithTraceStart(int recordBytes) {
+        long handoff = traceHandoffTime;
+        int start = handoff == NO_HANDOFF_TIME ? Format.TRACE_START_BYTES : Format.HANDOFF_START_BYTES;
+        int i = claim(start + recordBytes);
+        if (i < 0) return -1;
         byte[] r = ring;
-        r[i + RecordLayout.TYPE] = Format.TRACE_START;
+        // TRACE_START and HANDOFF_START share their first three fields (RecordLayout.HandoffStart)
         LONGS.set(r, i + TraceStart.TRACE_ID, traceId);
         LONGS.set(r, i + TraceStart.PARENT_TRACE_ID, traceParentId);
         INTS.set(r, i + TraceStart.PARENT_ORDER_INDEX, traceParentOrder);
-        return i + Format.TRACE_START_BYTES;
+        if (handoff == NO_HANDOFF_TIME) {
+            r[i + RecordLayout.TYPE] = Format.TRACE_START;
+        } else {
+            r[i + RecordLayout.TYPE] = Format.HANDOFF_START;
+            LONGS.set(r, i + HandoffStart.HANDOFF_TIME, handoff);
+        }
+        return i + start;
     }
 
     /** Trace bookkeeping of an ENTER at depth {@code d}; returns the execution order index. */
@@ -334,6 +354,10 @@ public final class ThreadBuffer extends Pad3 {
             traceId = traceIdBase | n;
             traceParentId = parentTraceId;
             traceParentOrder = parentOrderIndex;
+            // the hand-off time belongs to the first trace the handed-over work starts: a later
+            // one of the same task (forEveryTrace) did not wait for the hand-off
+            traceHandoffTime = parentHandoffTime;
+            parentHandoffTime = NO_HANDOFF_TIME;
             if (!parentForEveryTrace) {
                 parentTraceId = 0;
                 parentOrderIndex = -1;
@@ -525,8 +549,20 @@ public final class ThreadBuffer extends Pad3 {
      * it with {@code setParent(0, -1)} when the task ends).
      */
     public void setParent(long parentTraceId, int parentOrderIndex, boolean forEveryTrace) {
+        setParent(parentTraceId, parentOrderIndex, NO_HANDOFF_TIME, forEveryTrace);
+    }
+
+    /**
+     * Like {@link #setParent(long, int, boolean)}, with the time the parent handed the work over
+     * ({@code System.nanoTime()} on the handing thread, or {@link #NO_HANDOFF_TIME}): the next
+     * trace this thread starts then opens with a HANDOFF_START carrying it, so the wait between
+     * hand-off and start is known. The time applies to that one trace; further traces of the same
+     * work ({@code forEveryTrace}) carry the parent only.
+     */
+    public void setParent(long parentTraceId, int parentOrderIndex, long handoffTime, boolean forEveryTrace) {
         this.parentTraceId = parentTraceId;
         this.parentOrderIndex = parentOrderIndex;
+        this.parentHandoffTime = handoffTime;
         this.parentForEveryTrace = forEveryTrace;
     }
 
@@ -538,6 +574,11 @@ public final class ThreadBuffer extends Pad3 {
     /** Parent order index set by {@link #setParent}, -1 when none. */
     public int pendingParentOrderIndex() {
         return parentOrderIndex;
+    }
+
+    /** Hand-off time set by {@link #setParent} and not yet used by a trace, or {@link #NO_HANDOFF_TIME}. */
+    public long pendingHandoffTime() {
+        return parentHandoffTime;
     }
 
     /** Whether the parent set by {@link #setParent} applies to every trace the thread starts. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sonde.format.DropReason;
 import io.sonde.format.Format;
+import io.sonde.format.RecordLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -154,6 +155,34 @@ class ThreadBufferTest {
         assertThat(b.traceId()).isZero();
         b.enter(1, 7);
         assertThat(b.traceId()).isEqualTo(1L << 32 | 2);
+    }
+
+    @Test
+    void aHandOffTimeMakesTheFirstTraceOfTheWorkAHandoffStartAndOnlyThatOne() {
+        Host host = new Host();
+        ThreadBuffer b = new ThreadBuffer(1024, false, host, Thread.currentThread(), 42, 3);
+        b.setParent(0x77L, 5, 900L, true); // a task's traces, handed over at 900
+        b.enterCpu(9, 1000L, 1L);
+        b.exit(9, 1100L);
+        b.enter(9, 1200L); // a second top-level call of the same task
+        b.exit(9, 1300L);
+        b.setParent(0L, -1);
+        b.enter(9, 1400L);
+        List<byte[]> r = drain(b, 0);
+        assertThat(r).extracting(rec -> rec[0]).containsExactly(Format.HANDOFF_START, Format.ENTER_CPU, Format.EXIT,
+                Format.TRACE_START, Format.ENTER, Format.EXIT, Format.TRACE_START, Format.ENTER);
+        ByteBuffer h = le(r.get(0));
+        assertThat(r.get(0)).hasSize(RecordLayout.HandoffStart.LENGTH);
+        assertThat(h.getLong(RecordLayout.HandoffStart.TRACE_ID)).isEqualTo((3L << 32) | 1);
+        assertThat(h.getLong(RecordLayout.HandoffStart.PARENT_TRACE_ID)).isEqualTo(0x77L);
+        assertThat(h.getInt(RecordLayout.HandoffStart.PARENT_ORDER_INDEX)).isEqualTo(5);
+        assertThat(h.getLong(RecordLayout.HandoffStart.HANDOFF_TIME)).isEqualTo(900L);
+        assertThat(le(r.get(1)).getLong(RecordLayout.Timed.TIME)).isEqualTo(1000L);
+        ByteBuffer second = le(r.get(3));
+        assertThat(second.getLong(RecordLayout.TraceStart.PARENT_TRACE_ID)).isEqualTo(0x77L);
+        assertThat(second.getInt(RecordLayout.TraceStart.PARENT_ORDER_INDEX)).isEqualTo(5);
+        assertThat(le(r.get(6)).getLong(RecordLayout.TraceStart.PARENT_TRACE_ID)).isZero();
+        assertThat(b.pendingHandoffTime()).isEqualTo(ThreadBuffer.NO_HANDOFF_TIME);
     }
 
     @Test

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(60)
 class GoldenWriterTest {
-    static final Path GOLDEN = Path.of("..", "sonde-format", "src", "test", "resources", "golden");
+    /** The pipeline writes format 2.0 (docs/format.md section 10): the 2.0 golden files. */
+    static final Path GOLDEN = Path.of("..", "sonde-format", "src", "test", "resources", "golden", "2.0");
     static final long MS = 1_000_000L;
 
     @TempDir
@@ -100,7 +101,7 @@ class GoldenWriterTest {
                     .putBoolean(true).putInt(3).putLong(1999).putDouble(2.5).putString(euWest).end();
             assertThat(t1.traceId()).isEqualTo(0x100000001L);
 
-            t17.setParent(0x100000001L, 1);
+            t17.setParent(0x100000001L, 1, m + 25_000, false); // handed over at M+25000: a HANDOFF_START
             t17.enterCpu(query, m + 60_000, 2_000_000);
             t17.exitExceptionCpu(query, m + 70_000, 2_004_000, ise);
             BufferTestAccess.dropAsFull(t17, 4);

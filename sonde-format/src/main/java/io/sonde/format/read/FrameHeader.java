@@ -14,6 +14,7 @@ public final class FrameHeader {
     private int length;
     private long offset;
     private String host;
+    private int streamMajor = Format.MAJOR_VERSION;
 
     FrameHeader() {}
 
@@ -22,6 +23,19 @@ public final class FrameHeader {
         this.length = frameLength;
         this.offset = frameOffset;
         this.host = null;
+    }
+
+    /** Sets the major version of the stream the frame belongs to (from its stream header). */
+    void streamMajor(int major) {
+        this.streamMajor = major;
+    }
+
+    /**
+     * Major format version of the stream holding this frame (its stream header's); decides which
+     * record types its blocks may hold (HANDOFF_START only from 2 on).
+     */
+    public int streamMajorVersion() {
+        return streamMajor;
     }
 
     /** The bytes of the whole frame, [0, {@link #length()}). */

@@ -105,10 +105,12 @@ public final class FrameInput implements Closeable {
         }
         major = LittleEndian.u16(buf, Format.STREAM_OFF_MAJOR);
         minor = LittleEndian.u16(buf, Format.STREAM_OFF_MINOR);
-        if (major != Format.MAJOR_VERSION) {
+        if (major < Format.OLDEST_MAJOR_VERSION || major > Format.MAJOR_VERSION) {
             throw error(unitStart + Format.STREAM_OFF_MAJOR, FormatProblem.UNSUPPORTED_VERSION,
-                    "unsupported format version " + major + "." + minor + " (this reader reads major version " + Format.MAJOR_VERSION + ")");
+                    "unsupported format version " + major + "." + minor + " (this reader reads major versions "
+                            + Format.OLDEST_MAJOR_VERSION + " to " + Format.MAJOR_VERSION + ")");
         }
+        header.streamMajor(major);
         streamHeaderRead = true;
         unitStart += Format.STREAM_HEADER_BYTES;
         filled = 0;

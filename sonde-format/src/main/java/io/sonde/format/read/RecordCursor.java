@@ -9,6 +9,7 @@ import io.sonde.format.RecordLayout.EventDef;
 import io.sonde.format.RecordLayout.ExitException;
 import io.sonde.format.RecordLayout.ExitExceptionCpu;
 import io.sonde.format.RecordLayout.Gap;
+import io.sonde.format.RecordLayout.HandoffStart;
 import io.sonde.format.RecordLayout.ProbeDef;
 import io.sonde.format.RecordLayout.Str;
 import io.sonde.format.RecordLayout.StringDef;
@@ -50,7 +51,10 @@ public final class RecordCursor implements RecordView {
 
     // ---- the current record
     private int rec = -1;
+    /** The type reported: TRACE_START for a HANDOFF_START too (see {@link #recHandoff}). */
     private byte recType;
+    /** True when the current record is a HANDOFF_START (a TRACE_START with a hand-off time). */
+    private boolean recHandoff;
     private EventType recEventType;
     private long defId;
     private String defText1;
@@ -212,6 +216,7 @@ public final class RecordCursor implements RecordView {
             decodeDefinition(p, type, left);
             rec = p;
             recType = type;
+            recHandoff = false;
             return includeDefinitions;
         }
         int size = Format.fixedRecordBytes(type);
@@ -226,6 +231,10 @@ public final class RecordCursor implements RecordView {
             size = Event.HEADER_LENGTH + et.valueBytes();
         } else if (size < 0) {
             throw error(p, FormatProblem.UNKNOWN_RECORD_TYPE, "unknown record type 0x" + hex(type) + " in the block of thread " + blockThread);
+        } else if (type == Format.HANDOFF_START && frame.streamMajorVersion() < Format.HANDOFF_MAJOR_VERSION) {
+            throw error(p, FormatProblem.UNKNOWN_RECORD_TYPE, "unknown record type 0x" + hex(type) + " in the block of thread " + blockThread
+                    + " (HANDOFF_START exists from format version " + Format.HANDOFF_MAJOR_VERSION + ".0 on; this stream is version "
+                    + frame.streamMajorVersion() + ")");
         }
         need(p, type, size, left);
         resumeAt = p + size;
@@ -260,7 +269,8 @@ public final class RecordCursor implements RecordView {
         pos = p + size;
         resumeAt = -1;
         rec = p;
-        recType = type;
+        recHandoff = type == Format.HANDOFF_START;
+        recType = recHandoff ? Format.TRACE_START : type;
         recEventType = et;
         return true;
     }
@@ -402,7 +412,7 @@ public final class RecordCursor implements RecordView {
     private void require(boolean ok, String what) {
         current();
         if (!ok) {
-            throw new IllegalStateException(what + " is not a field of record type " + RecordTypes.name(recType));
+            throw new IllegalStateException(what + " is not a field of record type " + RecordTypes.name(recHandoff ? Format.HANDOFF_START : recType));
         }
     }
 
@@ -578,6 +588,18 @@ public final class RecordCursor implements RecordView {
     public int parentOrderIndex() {
         require(recType == Format.TRACE_START, "parent order index");
         return LittleEndian.i32(b, rec + TraceStart.PARENT_ORDER_INDEX);
+    }
+
+    @Override
+    public boolean hasHandoffTime() {
+        current();
+        return recHandoff;
+    }
+
+    @Override
+    public long handoffTime() {
+        require(recHandoff, "hand-off time");
+        return LittleEndian.i64(b, rec + HandoffStart.HANDOFF_TIME);
     }
 
     @Override

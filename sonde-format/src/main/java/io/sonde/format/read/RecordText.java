@@ -28,12 +28,16 @@ public final class RecordText {
             }
         }
         byte type = r.type();
-        s.append(' ').append(RecordTypes.name(type));
+        boolean handoff = type == Format.TRACE_START && r.hasHandoffTime();
+        s.append(' ').append(RecordTypes.name(handoff ? Format.HANDOFF_START : type));
         switch (type) {
             case Format.TRACE_START:
                 s.append(" trace=0x").append(Long.toHexString(r.traceId()));
                 if (r.parentTraceId() != 0) {
                     s.append(" parent=0x").append(Long.toHexString(r.parentTraceId())).append(" parent-order=").append(r.parentOrderIndex());
+                }
+                if (handoff) {
+                    s.append(" handoff-time=").append(r.handoffTime());
                 }
                 break;
             case Format.GAP:

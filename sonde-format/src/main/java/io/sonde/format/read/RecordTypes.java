@@ -27,6 +27,8 @@ public final class RecordTypes {
                 return "TRACE_START";
             case Format.GAP:
                 return "GAP";
+            case Format.HANDOFF_START:
+                return "HANDOFF_START";
             case Format.PROBE_DEF:
                 return "PROBE_DEF";
             case Format.STRING_DEF:

@@ -9,7 +9,11 @@ import io.sonde.format.Format;
  * Values are valid until the cursor moves.
  */
 public interface RecordView {
-    /** The record type byte, one of the record constants in {@link Format}. */
+    /**
+     * The record type byte, one of the record constants in {@link Format}; a HANDOFF_START (format
+     * 2.0) is reported as {@link Format#TRACE_START}, which it is with a hand-off time added
+     * ({@link #hasHandoffTime()}), so code looking for trace starts sees every one.
+     */
     byte type();
 
     /** The thread whose block holds the record (0 for definitions). */
@@ -79,6 +83,15 @@ public interface RecordView {
 
     /** Order index of the parent execution in its trace (-1: none). */
     int parentOrderIndex();
+
+    /** True for a trace start that carries the hand-off time (a HANDOFF_START record). */
+    boolean hasHandoffTime();
+
+    /**
+     * Monotonic time (ns, the producing JVM's {@code System.nanoTime()}) at which the parent handed
+     * the work of this trace over, of a trace start with {@link #hasHandoffTime()}.
+     */
+    long handoffTime();
 
     /** Number of data records dropped at a GAP. */
     long gapCount();

@@ -296,6 +296,16 @@ public final class SondeReader implements Closeable, RecordView {
     }
 
     @Override
+    public boolean hasHandoffTime() {
+        return records.hasHandoffTime();
+    }
+
+    @Override
+    public long handoffTime() {
+        return records.handoffTime();
+    }
+
+    @Override
     public long gapCount() {
         return records.gapCount();
     }

@@ -93,6 +93,13 @@ public final class LogFileWriter implements Closeable {
         return this;
     }
 
+    /** A HANDOFF_START: the trace start of work handed over at {@code handoffTime} by the given parent execution. */
+    public LogFileWriter handoffStart(long threadId, long traceId, long parentTraceId, int parentOrderIndex, long handoffTime) throws IOException {
+        record(threadId, Format.HANDOFF_START_BYTES);
+        ThreadRecords.handoffStart(buf, traceId, parentTraceId, parentOrderIndex, handoffTime);
+        return this;
+    }
+
     public LogFileWriter enter(long threadId, int probeId, long time) throws IOException {
         data(threadId, Format.ENTER_BYTES, time);
         ThreadRecords.enter(buf, probeId, time);

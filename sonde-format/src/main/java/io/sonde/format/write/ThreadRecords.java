@@ -5,6 +5,7 @@ import io.sonde.format.RecordLayout.Cpu;
 import io.sonde.format.RecordLayout.ExitException;
 import io.sonde.format.RecordLayout.ExitExceptionCpu;
 import io.sonde.format.RecordLayout.Gap;
+import io.sonde.format.RecordLayout.HandoffStart;
 import io.sonde.format.RecordLayout.Timed;
 import io.sonde.format.RecordLayout.TraceStart;
 import java.nio.ByteBuffer;
@@ -65,6 +66,17 @@ public final class ThreadRecords {
         b.putLong(at + TraceStart.PARENT_TRACE_ID, parentTraceId);
         b.putInt(at + TraceStart.PARENT_ORDER_INDEX, parentOrderIndex);
         b.position(at + TraceStart.LENGTH);
+    }
+
+    /** HANDOFF_START (format 2.0): a TRACE_START with the time the parent handed the work over. */
+    public static void handoffStart(ByteBuffer b, long traceId, long parentTraceId, int parentOrderIndex, long handoffTime) {
+        int at = b.position();
+        b.put(at + RecordLayout.TYPE, HandoffStart.TYPE);
+        b.putLong(at + HandoffStart.TRACE_ID, traceId);
+        b.putLong(at + HandoffStart.PARENT_TRACE_ID, parentTraceId);
+        b.putInt(at + HandoffStart.PARENT_ORDER_INDEX, parentOrderIndex);
+        b.putLong(at + HandoffStart.HANDOFF_TIME, handoffTime);
+        b.position(at + HandoffStart.LENGTH);
     }
 
     /** GAP; {@code dropped} is stored as u32. */

@@ -43,6 +43,9 @@ class GoldenReadTest {
                 case Format.TRACE_START:
                     s.append(" trace=").append(Long.toHexString(r.traceId())).append(" parent=").append(Long.toHexString(r.parentTraceId()))
                             .append(" order=").append(r.parentOrderIndex());
+                    if (r.hasHandoffTime()) {
+                        s.append(" handoff=").append(r.handoffTime());
+                    }
                     break;
                 case Format.GAP:
                     s.append(" dropped=").append(r.gapCount());
@@ -207,6 +210,40 @@ class GoldenReadTest {
             assertThat(r.missingFrames()).isZero();
             assertThat(r.source()).endsWith("-000001.sonde");
         }
+    }
+
+    /** Lines of every record of a golden file (a folder for rolled/). */
+    private List<String> describeGolden(String relative) throws IOException {
+        Path dir = tmp.resolve(relative.replace('/', '_').replace('.', '_'));
+        java.nio.file.Files.createDirectories(dir);
+        if (relative.endsWith("rolled")) {
+            for (String name : io.sonde.format.testing.GoldenScenarios.rolled().keySet()) {
+                GoldenFiles.copyTo(relative + "/" + name, dir);
+            }
+        } else {
+            dir = GoldenFiles.copyTo(relative, dir);
+        }
+        try (SondeReader r = SondeReader.open(dir)) {
+            List<String> lines = describe(r);
+            assertThat(r.end().kind()).isEqualTo(ReadEnd.Kind.COMPLETE);
+            assertThat(r.frame().streamMajorVersion()).isEqualTo(relative.startsWith("2.0/") ? 2 : 1);
+            return lines;
+        }
+    }
+
+    @Test
+    void version2FilesReadToTheValuesOfVersion1WithTheHandoffTime() throws IOException {
+        assertThat(describeGolden("2.0/minimal.sonde")).isEqualTo(describeGolden("minimal.sonde"));
+        assertThat(describeGolden("2.0/rolled")).isEqualTo(describeGolden("rolled"));
+        List<String> v1 = describeGolden("full.sonde");
+        List<String> expected = new ArrayList<>();
+        for (String line : v1) {
+            expected.add(line.startsWith("t17 TRACE_START trace=200000001 ")
+                    ? "t17 TRACE_START trace=200000001 parent=100000001 order=1 handoff="
+                            + io.sonde.format.testing.GoldenScenarios.FULL_HANDOFF_TIME + " @seq1"
+                    : line);
+        }
+        assertThat(describeGolden("2.0/full.sonde")).containsExactlyElementsOf(expected).isNotEqualTo(v1);
     }
 
     @Test

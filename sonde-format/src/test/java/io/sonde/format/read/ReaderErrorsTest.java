@@ -66,10 +66,29 @@ class ReaderErrorsTest {
 
     @Test
     void unknownMajorVersionIsNamedWithOffsetEight() {
-        FormatException e = readError(new StreamBytes(AGENT, "h", 1, 2, 3).toBytes());
+        FormatException e = readError(new StreamBytes(AGENT, "h", 1, 3, 3).toBytes());
         assertThat(e.problem()).isEqualTo(FormatProblem.UNSUPPORTED_VERSION);
         assertThat(e.offset()).isEqualTo(8);
-        assertThat(e.getMessage()).contains("unsupported format version 2.3");
+        assertThat(e.getMessage()).contains("unsupported format version 3.3").contains("major versions 1 to 2");
+        FormatException zero = readError(new StreamBytes(AGENT, "h", 1, 0, 9).toBytes());
+        assertThat(zero.problem()).isEqualTo(FormatProblem.UNSUPPORTED_VERSION);
+        assertThat(zero.getMessage()).contains("unsupported format version 0.9");
+    }
+
+    @Test
+    void handoffStartInAVersionOneStreamIsAnUnknownRecordType() {
+        StreamBytes s = new StreamBytes(AGENT, "h", 1, 1, 0);
+        s.data(0, 0, 0, 0L, defs(), 7L, new RecordBytes().handoffStart(5, 4, 0, 3).enter(1, 5).exit(1, 6));
+        FormatException e = readError(s.toBytes());
+        assertThat(e.problem()).isEqualTo(FormatProblem.UNKNOWN_RECORD_TYPE);
+        assertThat(e.getMessage()).contains("unknown record type 0x0a").contains("this stream is version 1");
+        // the same records in a 2.0 stream read
+        StreamBytes v2 = new StreamBytes(AGENT, "h", 1, 2, 0);
+        v2.data(0, 0, 0, 0L, defs(), 7L, new RecordBytes().handoffStart(5, 4, 0, 3).enter(1, 5).exit(1, 6));
+        v2.trailer(1, 0, 0, 2, 2);
+        SondeReader r = SondeReader.of(new ByteArrayInputStream(v2.toBytes()), "input");
+        assertThat(drain(r)).containsExactly("TRACE_START", "ENTER", "EXIT");
+        assertThat(r.end().kind()).isEqualTo(ReadEnd.Kind.COMPLETE);
     }
 
     @Test

@@ -8,7 +8,9 @@ import java.util.UUID;
 
 /**
  * The scenarios of the golden files in {@code src/test/resources/golden/}, built with the
- * test-side encoder. {@code golden/README.md} describes the same scenarios in prose; keep both in
+ * test-side encoder: the format 1.0 files at the top, the 2.0 files under {@code 2.0/} (the same
+ * scenarios in a 2.0 stream; in {@code full.sonde} the handed-off trace starts with a
+ * HANDOFF_START). {@code golden/README.md} describes the same scenarios in prose; keep both in
  * step. To regenerate the files after a deliberate format change (a new format version):
  * {@code mvn -pl sonde-format verify -Dtest=GoldenBytesTest -Dsonde.golden.write=$PWD/sonde-format/src/test/resources/golden}.
  */
@@ -22,10 +24,19 @@ public final class GoldenScenarios {
     public static final long MINIMAL_WALL = 1_763_800_000_000_000_000L;
     public static final long MINIMAL_MONO = 5_000_000_000L;
 
+    /** The folder (relative to golden/) of the files of a format major version. */
+    public static String folder(int major) {
+        return major == 1 ? "" : major + ".0/";
+    }
+
     public static byte[] minimal() {
+        return minimal(1);
+    }
+
+    public static byte[] minimal(int major) {
         long w = MINIMAL_WALL;
         long m = MINIMAL_MONO;
-        return new StreamBytes(MINIMAL_AGENT, MINIMAL_HOST, MINIMAL_PID)
+        return new StreamBytes(MINIMAL_AGENT, MINIMAL_HOST, MINIMAL_PID, major, 0)
                 .data(0, w, m,
                         0L, new RecordBytes().probeDef(1, "com.example.Shop.checkout", "(I)V"))
                 .data(1, w + 1_000_000, m + 1_000_000,
@@ -44,11 +55,20 @@ public final class GoldenScenarios {
     public static final int FULL_PID = 31337;
     public static final long FULL_WALL = 1_763_800_100_000_000_000L;
     public static final long FULL_MONO = 9_000_000_000L;
+    /** In the 2.0 file: when execution #1 of trace 0x100000001 handed the work of trace 0x200000001 over. */
+    public static final long FULL_HANDOFF_TIME = FULL_MONO + 25_000;
 
     public static byte[] full() {
+        return full(1);
+    }
+
+    public static byte[] full(int major) {
         long w = FULL_WALL;
         long m = FULL_MONO;
-        return new StreamBytes(FULL_AGENT, FULL_HOST, FULL_PID)
+        RecordBytes child = major == 1
+                ? new RecordBytes().traceStart(0x2_0000_0001L, 0x1_0000_0001L, 1)
+                : new RecordBytes().handoffStart(0x2_0000_0001L, 0x1_0000_0001L, 1, FULL_HANDOFF_TIME);
+        return new StreamBytes(FULL_AGENT, FULL_HOST, FULL_PID, major, 0)
                 .data(0, w, m,
                         0L, new RecordBytes()
                                 .probeDef(1, "com.example.Shop.checkout", "(I)V")
@@ -69,8 +89,7 @@ public final class GoldenScenarios {
                                 .enter(3, m + 40_000)
                                 .exitException(3, m + 50_000, 1)
                                 .event(1, m + 55_000, true, 3, 1999L, 2.5, str(3)),
-                        17L, new RecordBytes()
-                                .traceStart(0x2_0000_0001L, 0x1_0000_0001L, 1)
+                        17L, child
                                 .enterCpu(3, m + 60_000, 2_000_000)
                                 .exitExceptionCpu(3, m + 70_000, 2_004_000, 2)
                                 .gap(4)
@@ -101,9 +120,13 @@ public final class GoldenScenarios {
 
     /** The two segments, in order, keyed by file name. */
     public static Map<String, byte[]> rolled() {
+        return rolled(1);
+    }
+
+    public static Map<String, byte[]> rolled(int major) {
         long w = ROLLED_WALL;
         long m = ROLLED_MONO;
-        byte[] s0 = new StreamBytes(ROLLED_AGENT, ROLLED_HOST, ROLLED_PID)
+        byte[] s0 = new StreamBytes(ROLLED_AGENT, ROLLED_HOST, ROLLED_PID, major, 0)
                 .data(0, w, m,
                         0L, new RecordBytes()
                                 .probeDef(1, "com.example.Job.run", "()V")
@@ -115,7 +138,7 @@ public final class GoldenScenarios {
                                 .enter(1, m + 100_000))
                 .segmentEnd(2, w + 2_000_000, m + 2_000_000, 1)
                 .toBytes();
-        byte[] s1 = new StreamBytes(ROLLED_AGENT, ROLLED_HOST, ROLLED_PID)
+        byte[] s1 = new StreamBytes(ROLLED_AGENT, ROLLED_HOST, ROLLED_PID, major, 0)
                 .data(3, w + 3_000_000, m + 3_000_000,
                         0L, new RecordBytes()
                                 .probeDef(1, "com.example.Job.run", "()V")
@@ -135,12 +158,15 @@ public final class GoldenScenarios {
         return files;
     }
 
-    /** Every golden file: path relative to golden/ mapped to its bytes. */
+    /** Every golden file of both versions: path relative to golden/ mapped to its bytes. */
     public static Map<String, byte[]> all() {
         Map<String, byte[]> files = new LinkedHashMap<>();
-        files.put("minimal.sonde", minimal());
-        files.put("full.sonde", full());
-        rolled().forEach((name, bytes) -> files.put("rolled/" + name, bytes));
+        for (int major = 1; major <= 2; major++) {
+            String dir = folder(major);
+            files.put(dir + "minimal.sonde", minimal(major));
+            files.put(dir + "full.sonde", full(major));
+            rolled(major).forEach((name, bytes) -> files.put(dir + "rolled/" + name, bytes));
+        }
         return files;
     }
 }

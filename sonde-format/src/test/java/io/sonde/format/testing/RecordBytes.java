@@ -97,6 +97,12 @@ public final class RecordBytes {
         return this;
     }
 
+    /** HANDOFF_START (format 2.0). */
+    public RecordBytes handoffStart(long traceId, long parentTraceId, int parentOrderIndex, long handoffTime) {
+        u8(0x0A).u64(traceId).u64(parentTraceId).u32(parentOrderIndex).u64(handoffTime);
+        return this;
+    }
+
     public RecordBytes gap(int dropped) {
         u8(0x09).u32(dropped);
         return this;
