@@ -29,6 +29,7 @@ final class Connection {
     private volatile StreamSink sink;
     private ActivityInput input;
     private FrameInput in;
+    private boolean ended;
 
     // What this connection delivered (connection thread only).
     private UUID agent;
@@ -131,6 +132,7 @@ final class Connection {
                 }
             }
             finish();
+            end(false);
             if (!aborted) {
                 listener.closed(peer, summary());
             }
@@ -143,22 +145,38 @@ final class Connection {
                 detail += "; receiver limit max-frame-bytes";
             }
             finishQuietly();
+            end(true);
             listener.failed(peer, e.offset(), detail, summary());
         } catch (LimitExceeded e) {
             error = true;
             reset = true;
             finishQuietly();
+            end(true);
             listener.failed(peer, e.offset, e.getMessage() + partialNote(), summary());
         } catch (IOException | RuntimeException e) {
             // RuntimeException: a handler's bug must cost this connection only, never the receiver
             finishQuietly();
             if (!aborted) {
                 error = true;
+            }
+            end(error);
+            if (!aborted) {
                 listener.failed(peer, position(), (e instanceof IOException ? "I/O error: " : "internal error: ") + message(e) + partialNote(),
                         summary());
             }
         } finally {
-            receiver.ended(this, error);
+            end(error);
+        }
+    }
+
+    /**
+     * Leaves the receiver's set of open connections, once. Done before the listener hears of the
+     * end, so whoever reacts to "closed" or "failed" sees a status without this connection.
+     */
+    private void end(boolean withError) {
+        if (!ended) {
+            ended = true;
+            receiver.ended(this, withError);
         }
     }
 
