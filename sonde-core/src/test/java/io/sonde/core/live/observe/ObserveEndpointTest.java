@@ -312,4 +312,21 @@ class ObserveEndpointTest {
             assertThat(stalledSession.overflowCount()).isPositive();
         }
     }
+
+    @Test
+    void aTokenFileMustBeReadableOnlyByItsOwner(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path f = dir.resolve("observe.token");
+        java.nio.file.Files.writeString(f, TOKEN + "\n");
+        java.nio.file.Files.setPosixFilePermissions(f, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        assertThat(ObserveService.tokenFromFile(f)).isEqualTo(TOKEN);
+        java.nio.file.Files.setPosixFilePermissions(f, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        assertThatThrownBy(() -> ObserveService.tokenFromFile(f)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("observe.token").hasMessageContaining("readable only by its owner");
+    }
+
+    @Test
+    void aBadPortOrEmptyTokenIsRefusedAtStart() {
+        assertThatThrownBy(() -> live.observe(70000, TOKEN)).hasMessageContaining("70000");
+        assertThatThrownBy(() -> live.observe(0, "")).hasMessageContaining("token");
+    }
 }
