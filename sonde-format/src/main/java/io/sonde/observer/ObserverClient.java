@@ -10,14 +10,11 @@ import io.sonde.format.observe.ObserveCodec;
 import io.sonde.format.observe.ObserveProtocol;
 import io.sonde.format.observe.ObservedEvent;
 import io.sonde.format.observe.PayloadReader;
-import io.sonde.format.write.StreamHeader;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -85,11 +82,7 @@ public final class ObserverClient implements AutoCloseable {
             s.setTcpNoDelay(true);
             ObserverClient c = new ObserverClient(s, observer);
             synchronized (c.writer) {
-                ByteBuffer h = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
-                StreamHeader.put(h);
-                byte[] header = h.array();
-                header[10] = (byte) ObserveProtocol.STREAM_MINOR_VERSION; // 2.1: LIVE frames
-                c.out.write(header);
+                c.out.write(LiveFrameWriter.streamHeader());
             }
             c.reader.start();
             c.request((w, req) -> ObserveCodec.hello(w, req, ObserveProtocol.PROTOCOL_VERSION, token), ObserveProtocol.OK);
@@ -145,14 +138,6 @@ public final class ObserverClient implements AutoCloseable {
     /** Resumes the matching sensors; returns how many existing ones. */
     public int resume(String pattern) throws IOException {
         return (int) okResult(request((w, req) -> ObserveCodec.patternRequest(w, ObserveProtocol.RESUME, req, pattern), ObserveProtocol.OK));
-    }
-
-    /** Sends raw frame bytes (tests of the endpoint's error handling). */
-    void sendRaw(byte[] bytes) throws IOException {
-        synchronized (writer) {
-            out.write(bytes);
-            out.flush();
-        }
     }
 
     @Override

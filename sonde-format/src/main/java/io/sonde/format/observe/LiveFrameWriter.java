@@ -1,6 +1,8 @@
 package io.sonde.format.observe;
 
+import io.sonde.format.Format;
 import io.sonde.format.write.FrameHeader;
+import io.sonde.format.write.StreamHeader;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Instant;
@@ -58,6 +60,14 @@ public final class LiveFrameWriter extends WireBuffer {
         header.seal(buf, sequence++, wallNanos.getAsLong(), monoNanos.getAsLong());
         out.write(buf.array(), 0, buf.limit());
         buf.clear();
+    }
+
+    /** The stream header of an observe stream: format 2.1, the first version with LIVE frames. */
+    public static byte[] streamHeader() {
+        byte[] h = StreamHeader.bytes();
+        h[Format.STREAM_OFF_MAJOR] = (byte) ObserveProtocol.STREAM_MAJOR_VERSION;
+        h[Format.STREAM_OFF_MINOR] = (byte) ObserveProtocol.STREAM_MINOR_VERSION;
+        return h;
     }
 
     /** Offset of the payload (the message type byte) in the frames this writer makes. */

@@ -136,9 +136,8 @@ class ObserveProtocolGoldenTest {
     void aWholeStreamReadsBackThroughTheEnvelopeChecks() throws IOException {
         LiveFrameWriter w = writer();
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        byte[] header = io.sonde.format.write.StreamHeader.bytes();
-        header[10] = (byte) ObserveProtocol.STREAM_MINOR_VERSION;
-        out.write(header);
+        out.write(LiveFrameWriter.streamHeader());
+        assertThat(hex(LiveFrameWriter.streamHeader())).isEqualTo("89 53 4f 4e 44 45 0d 0a 02 00 01 00");
         ObserveCodec.ok(w, 1, 0);
         w.writeTo(out);
         ObserveCodec.overflow(w, 1, 2);

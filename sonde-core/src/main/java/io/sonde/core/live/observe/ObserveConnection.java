@@ -73,9 +73,7 @@ final class ObserveConnection implements Observer {
         String peer = String.valueOf(socket.getRemoteSocketAddress());
         try {
             synchronized (writer) {
-                byte[] header = io.sonde.format.write.StreamHeader.bytes();
-                header[10] = (byte) STREAM_MINOR_VERSION;
-                out.write(header);
+                out.write(LiveFrameWriter.streamHeader());
                 out.flush();
             }
             socket.setSoTimeout(HELLO_TIMEOUT_MS);

@@ -16,7 +16,6 @@ import io.sonde.format.observe.ObserveCodec;
 import io.sonde.format.observe.ObserveProtocol;
 import io.sonde.format.observe.ObservedEvent;
 import io.sonde.format.observe.PayloadReader;
-import io.sonde.format.write.StreamHeader;
 import io.sonde.observer.ObserveException;
 import io.sonde.observer.Observer;
 import io.sonde.observer.ObserverClient;
@@ -185,9 +184,7 @@ class ObserveEndpointTest {
         final LiveFrameInput in = new LiveFrameInput(socket.getInputStream(), "test");
 
         RawConnection() throws IOException {
-            byte[] header = StreamHeader.bytes();
-            header[10] = (byte) ObserveProtocol.STREAM_MINOR_VERSION;
-            out.write(header);
+            out.write(LiveFrameWriter.streamHeader());
             assertThat(in.readStreamHeader()).isTrue();
         }
 
