@@ -1,6 +1,7 @@
 package io.sonde.api.live;
 
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * One event report of a sensor, immutable. A sensor creates it once; every subscription that
@@ -20,6 +21,8 @@ public final class LiveEvent {
     private final String text;
     private final int childId;
     private final String childPath;
+    /** The encoded form, made once by the first dispatcher that needs it (guarded by this). */
+    private byte[] wire;
 
     private LiveEvent(EventKind kind, int sourceId, String sourcePath, long timeNanos, ValueType valueType,
             long bits, String text, int childId, String childPath) {
@@ -118,6 +121,16 @@ public final class LiveEvent {
     /** The child's path for CHILD_ADDED / CHILD_REMOVED, else null. */
     public String childPath() {
         return childPath;
+    }
+
+    /**
+     * This event's bytes in the observe protocol, made by {@code encoder} once and cached: every
+     * connection that receives the event writes the same array (do not modify it). Called on
+     * dispatcher threads only, never on the sensor's path.
+     */
+    public synchronized byte[] wireBytes(Function<LiveEvent, byte[]> encoder) {
+        if (wire == null) wire = encoder.apply(this);
+        return wire;
     }
 
     private void requireType(ValueType t) {

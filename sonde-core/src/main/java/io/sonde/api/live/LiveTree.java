@@ -68,4 +68,10 @@ public interface LiveTree {
 
     /** The open sessions. */
     List<ObserverSession> sessions();
+
+    /**
+     * Starts an observe endpoint (docs/observe-protocol.md) on 127.0.0.1:{@code port} ({@code 0}: any
+     * free port): observers that send {@code token} first get a session each. Close it to stop.
+     */
+    ObserveService observe(int port, String token);
 }

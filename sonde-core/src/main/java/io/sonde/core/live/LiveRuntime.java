@@ -5,7 +5,9 @@ import io.sonde.api.live.AttributeValue;
 import io.sonde.api.live.LiveTree;
 import io.sonde.api.live.MonitoredObject;
 import io.sonde.api.live.Observer;
+import io.sonde.api.live.ObserveService;
 import io.sonde.api.live.ObserverSession;
+import io.sonde.core.live.observe.ObserveServer;
 import io.sonde.core.live.mib.AttributeNode;
 import io.sonde.core.live.mib.LiveClock;
 import io.sonde.core.live.mib.MibTree;
@@ -128,6 +130,11 @@ public final class LiveRuntime implements LiveTree, AutoCloseable {
     @Override
     public List<ObserverSession> sessions() {
         return new ArrayList<>(sessions);
+    }
+
+    @Override
+    public ObserveService observe(int port, String token) {
+        return ObserveServer.start(this, port, token);
     }
 
     /** Closes every session and stops the probe sampler. */

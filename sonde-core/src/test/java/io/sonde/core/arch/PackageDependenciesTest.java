@@ -49,7 +49,11 @@ class PackageDependenciesTest {
         // implements it (as OpenTelemetry's SDK its API): the only arrow from io.sonde.core.. to the API.
         ALLOWED.put("io.sonde.api.live", List.of());
         ALLOWED.put("io.sonde.core.live", List.of("io.sonde.api.live", "io.sonde.core.live.mib",
-                "io.sonde.core.live.session", "io.sonde.core.live.probe"));
+                "io.sonde.core.live.session", "io.sonde.core.live.probe", "io.sonde.core.live.observe"));
+        // The observe endpoint: the protocol codec of sonde-format (shared with the observer client)
+        // over the live API; it drives sessions only through LiveTree and ObserverSession.
+        ALLOWED.put("io.sonde.core.live.observe", List.of("io.sonde.api.live", "io.sonde.format.observe",
+                "io.sonde.format.write"));
         ALLOWED.put("io.sonde.core.live.mib", List.of("io.sonde.api.live"));
         ALLOWED.put("io.sonde.core.live.session", List.of("io.sonde.api.live", "io.sonde.core.live.mib"));
         ALLOWED.put("io.sonde.core.live.probe", List.of("io.sonde.core.live.mib"));

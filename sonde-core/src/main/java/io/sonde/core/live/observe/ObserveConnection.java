@@ -1,0 +1,299 @@
+package io.sonde.core.live.observe;
+
+import static io.sonde.format.observe.ObserveProtocol.*;
+
+import io.sonde.api.live.Attribute;
+import io.sonde.api.live.AttributeValue;
+import io.sonde.api.live.EventKind;
+import io.sonde.api.live.LiveEvent;
+import io.sonde.api.live.LiveTree;
+import io.sonde.api.live.MonitoredObject;
+import io.sonde.api.live.Observer;
+import io.sonde.api.live.ObserverSession;
+import io.sonde.api.live.Qos;
+import io.sonde.api.live.Subscription;
+import io.sonde.format.observe.AttributeInfo;
+import io.sonde.format.observe.AttributeReading;
+import io.sonde.format.observe.LiveFrameInput;
+import io.sonde.format.observe.LiveFrameWriter;
+import io.sonde.format.observe.MalformedMessageException;
+import io.sonde.format.observe.ObjectInfo;
+import io.sonde.format.observe.ObserveCodec;
+import io.sonde.format.observe.PayloadReader;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * One observer connection: the reader thread answers requests; the session's dispatcher thread
+ * writes deliveries. A connection that stops reading blocks only its own dispatcher in the socket
+ * write, so only its own queue fills (overflow counted and reported to it).
+ */
+final class ObserveConnection implements Observer {
+    /** Events encoded (once each, however many connections receive them); tests read it. */
+    static final LongAdder ENCODED_EVENTS = new LongAdder();
+    private static final int HELLO_TIMEOUT_MS = 10_000;
+
+    private final ObserveServer server;
+    private final Socket socket;
+    private final OutputStream out;
+    private final LiveFrameWriter writer;
+    private final Map<Integer, Subscription> subscriptions = new ConcurrentHashMap<>();
+    private final Thread reader;
+    private volatile ObserverSession session;
+    private volatile boolean closed;
+
+    ObserveConnection(ObserveServer server, Socket socket) throws IOException {
+        this.server = server;
+        this.socket = socket;
+        socket.setTcpNoDelay(true);
+        this.out = new BufferedOutputStream(socket.getOutputStream(), 16384);
+        this.writer = new LiveFrameWriter(server.endpointId(), ProcessHandle.current().pid(), "");
+        this.reader = new Thread(this::serve, "sonde-observe-" + socket.getRemoteSocketAddress());
+        reader.setDaemon(true);
+    }
+
+    void start() {
+        reader.start();
+    }
+
+    boolean isAuthenticated() {
+        return session != null && !closed;
+    }
+
+    private void serve() {
+        String peer = String.valueOf(socket.getRemoteSocketAddress());
+        try {
+            synchronized (writer) {
+                out.write(LiveFrameWriter.streamHeader());
+                out.flush();
+            }
+            socket.setSoTimeout(HELLO_TIMEOUT_MS);
+            LiveFrameInput in = new LiveFrameInput(socket.getInputStream(), peer);
+            if (!in.readStreamHeader()) return;
+            PayloadReader hello = in.next();
+            if (!hello(hello)) return;
+            socket.setSoTimeout(0);
+            for (PayloadReader r; (r = in.next()) != null; ) handle(r);
+        } catch (IOException | RuntimeException e) {
+            // a broken envelope, a timeout before HELLO or a lost peer: say so if we still can, end this connection only
+            if (!closed) reply(w -> ObserveCodec.error(w, 0, ERR_MALFORMED, peer + ": " + e.getMessage() + "; closing"));
+        } finally {
+            close();
+        }
+    }
+
+    private boolean hello(PayloadReader r) {
+        if (r == null) return false;
+        int request = 0;
+        try {
+            int type = r.type();
+            request = r.u32();
+            if (type != HELLO) {
+                int req = request;
+                reply(w -> ObserveCodec.error(w, req, ERR_BAD_TOKEN, "the first message must be HELLO with the token, not "
+                        + messageName(type)));
+                return false;
+            }
+            int version = r.u16();
+            String token = r.str();
+            r.end();
+            int req = request;
+            if (version != PROTOCOL_VERSION) {
+                reply(w -> ObserveCodec.error(w, req, ERR_VERSION, "protocol version " + version + " is not spoken here (this endpoint speaks "
+                        + PROTOCOL_VERSION + ")"));
+                return false;
+            }
+            if (!MessageDigest.isEqual(token.getBytes(java.nio.charset.StandardCharsets.UTF_8), server.token())) {
+                reply(w -> ObserveCodec.error(w, req, ERR_BAD_TOKEN, "wrong token"));
+                return false;
+            }
+            session = server.tree().openSession(this, ObserveServer.SESSION_CAPACITY);
+            reply(w -> ObserveCodec.ok(w, req, 0));
+            return true;
+        } catch (MalformedMessageException e) {
+            int req = request;
+            reply(w -> ObserveCodec.error(w, req, ERR_MALFORMED, e.getMessage()));
+            return false;
+        }
+    }
+
+    /** Answers one request; an error answer changes nothing. */
+    private void handle(PayloadReader r) {
+        int request = 0;
+        try {
+            int type = r.type();
+            request = r.u32();
+            int req = request;
+            LiveTree tree = server.tree();
+            switch (type) {
+                case LIST: {
+                    String pattern = pattern(r);
+                    List<ObjectInfo> objects = new ArrayList<>();
+                    for (MonitoredObject o : tree.objects(pattern)) objects.add(new ObjectInfo(o.id(), o.path(), o.type()));
+                    List<AttributeInfo> attributes = new ArrayList<>();
+                    for (Attribute a : tree.attributes(pattern)) {
+                        attributes.add(new AttributeInfo(a.id(), a.path(), a.type().name(), a.isSensor(), a.unit(), a.description()));
+                    }
+                    reply(w -> ObserveCodec.listing(w, req, objects, attributes));
+                    break;
+                }
+                case GET: {
+                    String pattern = pattern(r);
+                    List<AttributeReading> values = new ArrayList<>();
+                    for (AttributeValue v : tree.pull(pattern)) values.add(new AttributeReading(v.id(), v.path(), v.unit(), v.value(), v.timeNanos()));
+                    reply(w -> ObserveCodec.values(w, req, values));
+                    break;
+                }
+                case SUBSCRIBE: {
+                    String pattern = r.str();
+                    int mask = r.u8();
+                    int mode = r.u8();
+                    int flags = r.u8();
+                    int batch = r.u32();
+                    long interval = r.i64();
+                    r.end();
+                    checkPath(pattern);
+                    if (mask == 0 || (mask & ~ALL_KINDS_MASK) != 0) {
+                        throw new IllegalArgumentException("kinds mask 0x" + Integer.toHexString(mask) + ": must name kinds 0..3 and at least one");
+                    }
+                    Subscription s = session.subscribe(pattern, EventKind.of(mask), qos(mode, flags, batch, interval));
+                    subscriptions.put(s.id(), s);
+                    reply(w -> ObserveCodec.ok(w, req, s.id()));
+                    break;
+                }
+                case UNSUBSCRIBE: {
+                    int id = r.u32();
+                    r.end();
+                    Subscription s = subscriptions.remove(id);
+                    if (s == null) {
+                        reply(w -> ObserveCodec.error(w, req, ERR_UNKNOWN_SUBSCRIPTION, "UNSUBSCRIBE: no subscription " + id + " on this connection"));
+                    } else {
+                        s.cancel();
+                        reply(w -> ObserveCodec.ok(w, req, 0));
+                    }
+                    break;
+                }
+                case SUSPEND:
+                case RESUME: {
+                    String pattern = pattern(r);
+                    int n = type == SUSPEND ? tree.suspend(pattern) : tree.resume(pattern);
+                    reply(w -> ObserveCodec.ok(w, req, n));
+                    break;
+                }
+                default:
+                    reply(w -> ObserveCodec.error(w, req, ERR_MALFORMED, messageName(type) + " is not a request"));
+            }
+        } catch (MalformedMessageException e) {
+            int req = request;
+            reply(w -> ObserveCodec.error(w, req, ERR_MALFORMED, e.getMessage()));
+        } catch (UnknownPathException e) {
+            int req = request;
+            reply(w -> ObserveCodec.error(w, req, ERR_UNKNOWN_PATH, e.getMessage()));
+        } catch (IllegalArgumentException e) {
+            int req = request;
+            reply(w -> ObserveCodec.error(w, req, ERR_BAD_ARGUMENT, e.getMessage()));
+        } catch (RuntimeException e) {
+            int req = request;
+            reply(w -> ObserveCodec.error(w, req, ERR_INTERNAL, e.toString()));
+        }
+    }
+
+    private String pattern(PayloadReader r) {
+        String pattern = r.str();
+        r.end();
+        checkPath(pattern);
+        return pattern;
+    }
+
+    /** A literal path must name an existing object or attribute. */
+    private void checkPath(String pattern) {
+        if (isLiteral(pattern) && server.tree().find(pattern).isEmpty() && server.tree().findAttribute(pattern).isEmpty()) {
+            throw new UnknownPathException("no object or attribute at path '" + pattern + "'");
+        }
+    }
+
+    private static Qos qos(int mode, int flags, int batch, long interval) {
+        Qos q;
+        switch (mode) {
+            case QOS_IMMEDIATE: q = Qos.immediate(); break;
+            case QOS_BATCH: q = Qos.batch(batch, Duration.ofNanos(interval)); break;
+            case QOS_PERIODIC: q = Qos.periodic(Duration.ofNanos(interval)); break;
+            case QOS_PERIODIC_LATEST: q = Qos.periodicLatest(Duration.ofNanos(interval)); break;
+            default: throw new IllegalArgumentException("QoS mode " + mode + ": not 0..3");
+        }
+        return (flags & QOS_FLAG_URGENT) != 0 ? q.urgent() : q;
+    }
+
+    private static final class UnknownPathException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        UnknownPathException(String message) {
+            super(message);
+        }
+    }
+
+    // ---- deliveries, on the session's dispatcher thread
+
+    @Override
+    public void onEvents(Subscription subscription, List<LiveEvent> events) {
+        reply(w -> {
+            ObserveCodec.eventsHead(w, subscription.id(), events.size());
+            for (LiveEvent e : events) w.bytes(e.wireBytes(ObserveConnection::encode));
+        });
+    }
+
+    @Override
+    public void onOverflow(long lost, long lostTotal) {
+        reply(w -> ObserveCodec.overflow(w, lost, lostTotal));
+    }
+
+    static byte[] encode(LiveEvent e) {
+        ENCODED_EVENTS.increment();
+        return ObserveCodec.encodeEvent(e.kind().ordinal(), e.sourceId(), e.sourcePath(), e.timeNanos(), e.value(), e.childId(),
+                e.childPath());
+    }
+
+    private interface Message {
+        void put(LiveFrameWriter w);
+    }
+
+    /** Writes one message; a failed write ends this connection only. */
+    private void reply(Message m) {
+        synchronized (writer) {
+            if (socket.isClosed()) return;
+            try {
+                m.put(writer);
+                writer.writeTo(out);
+                out.flush();
+            } catch (IOException e) {
+                closeSocket();
+            }
+        }
+    }
+
+    private void closeSocket() {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+    }
+
+    void close() {
+        if (closed) return;
+        closed = true;
+        closeSocket(); // first: unblocks a dispatcher stuck in a write
+        ObserverSession s = session;
+        if (s != null) s.close();
+        server.ended(this);
+    }
+}

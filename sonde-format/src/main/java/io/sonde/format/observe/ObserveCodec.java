@@ -1,0 +1,176 @@
+package io.sonde.format.observe;
+
+import static io.sonde.format.observe.ObserveProtocol.*;
+
+import java.util.List;
+
+/**
+ * Encoders and decoders of the observe protocol's messages (docs/observe-protocol.md), shared by the
+ * endpoint in the observed process and the observer client. Each writer method puts one whole
+ * message into a frame begun by it; the caller then seals and writes it.
+ */
+public final class ObserveCodec {
+    private ObserveCodec() {}
+
+    // ---- values
+    /** A tagged value: Long, Double, Boolean, String or null. */
+    public static void putValue(WireBuffer w, Object v) {
+        if (v == null) {
+            w.u8(VALUE_NULL);
+        } else if (v instanceof Long) {
+            w.u8(VALUE_LONG).i64((Long) v);
+        } else if (v instanceof Double) {
+            w.u8(VALUE_DOUBLE).f64((Double) v);
+        } else if (v instanceof Boolean) {
+            w.u8(VALUE_BOOLEAN).u8((Boolean) v ? 1 : 0);
+        } else if (v instanceof String) {
+            w.u8(VALUE_STRING).str((String) v);
+        } else {
+            throw new IllegalArgumentException("value of type " + v.getClass().getName() + ": not a live value type");
+        }
+    }
+
+    public static Object readValue(PayloadReader r) {
+        int tag = r.u8();
+        switch (tag) {
+            case VALUE_NULL: return null;
+            case VALUE_LONG: return r.i64();
+            case VALUE_DOUBLE: return r.f64();
+            case VALUE_BOOLEAN: return r.u8() != 0;
+            case VALUE_STRING: return r.str();
+            default: throw new MalformedMessageException("unknown value tag " + tag);
+        }
+    }
+
+    // ---- events
+    /**
+     * The bytes of one event: u8 kind, u32 source id, str path, i64 time, then for VALUE_CHANGED a
+     * tagged value, for CHILD_ADDED / CHILD_REMOVED u32 child id and str child path, for
+     * OBJECT_DELETED nothing. The endpoint makes them once per event and writes the same bytes to
+     * every connection that receives the event.
+     */
+    public static byte[] encodeEvent(int kind, int sourceId, String path, long timeNanos, Object value, int childId,
+            String childPath) {
+        WireBuffer w = new WireBuffer(32 + path.length());
+        w.u8(kind).u32(sourceId).str(path).i64(timeNanos);
+        if (kind == KIND_VALUE_CHANGED) {
+            putValue(w, value);
+        } else if (kind == KIND_CHILD_ADDED || kind == KIND_CHILD_REMOVED) {
+            w.u32(childId).str(childPath == null ? "" : childPath);
+        }
+        return w.toByteArray();
+    }
+
+    public static ObservedEvent readEvent(PayloadReader r) {
+        int kind = r.u8();
+        if (kind > KIND_OBJECT_DELETED) throw new MalformedMessageException("EVENTS: unknown event kind " + kind);
+        int source = r.u32();
+        String path = r.str();
+        long time = r.i64();
+        Object value = null;
+        int childId = 0;
+        String childPath = null;
+        if (kind == KIND_VALUE_CHANGED) {
+            value = readValue(r);
+        } else if (kind != KIND_OBJECT_DELETED) {
+            childId = r.u32();
+            childPath = r.str();
+        }
+        return new ObservedEvent(ObservedEvent.Kind.values()[kind], source, path, time, value, childId, childPath);
+    }
+
+    // ---- requests
+    public static void hello(LiveFrameWriter w, int request, int version, String token) {
+        w.begin(HELLO).u32(request).u16(version).str(token);
+    }
+
+    /** LIST, GET, SUSPEND or RESUME: a request with one pattern. */
+    public static void patternRequest(LiveFrameWriter w, byte type, int request, String pattern) {
+        w.begin(type).u32(request).str(pattern);
+    }
+
+    public static void subscribe(LiveFrameWriter w, int request, String pattern, int kindsMask, DeliveryQos qos) {
+        w.begin(SUBSCRIBE).u32(request).str(pattern).u8(kindsMask).u8(qos.mode()).u8(qos.isUrgent() ? QOS_FLAG_URGENT : 0)
+                .u32(qos.batchSize()).i64(qos.intervalNanos());
+    }
+
+    public static void unsubscribe(LiveFrameWriter w, int request, int subscription) {
+        w.begin(UNSUBSCRIBE).u32(request).u32(subscription);
+    }
+
+    // ---- responses
+    public static void ok(LiveFrameWriter w, int request, long result) {
+        w.begin(OK).u32(request).i64(result);
+    }
+
+    public static void error(LiveFrameWriter w, int request, int code, String message) {
+        w.begin(ERROR).u32(request).u16(code).str(message);
+    }
+
+    public static void listing(LiveFrameWriter w, int request, List<ObjectInfo> objects, List<AttributeInfo> attributes) {
+        w.begin(LISTING).u32(request).u32(objects.size());
+        for (ObjectInfo o : objects) w.u32(o.id()).str(o.path()).str(o.type());
+        w.u32(attributes.size());
+        for (AttributeInfo a : attributes) {
+            w.u32(a.id()).str(a.path()).u8(valueTypeTag(a.valueType())).u8(a.sensor() ? 1 : 0).str(a.unit()).str(a.description());
+        }
+    }
+
+    public static void values(LiveFrameWriter w, int request, List<AttributeReading> readings) {
+        w.begin(VALUES).u32(request).u32(readings.size());
+        for (AttributeReading v : readings) {
+            w.u32(v.id()).str(v.path()).str(v.unit()).i64(v.timeNanos());
+            putValue(w, v.value());
+        }
+    }
+
+    /** The head of an EVENTS message; the caller appends {@code count} encoded events. */
+    public static void eventsHead(LiveFrameWriter w, int subscription, int count) {
+        w.begin(EVENTS).u32(subscription).u32(count);
+    }
+
+    public static void overflow(LiveFrameWriter w, long lost, long lostTotal) {
+        w.begin(OVERFLOW).i64(lost).i64(lostTotal);
+    }
+
+    /** The u8 of a value type name in LISTING: 1 LONG, 2 DOUBLE, 3 BOOLEAN, 4 STRING (the value tags). */
+    public static int valueTypeTag(String type) {
+        switch (type) {
+            case "LONG": return VALUE_LONG;
+            case "DOUBLE": return VALUE_DOUBLE;
+            case "BOOLEAN": return VALUE_BOOLEAN;
+            case "STRING": return VALUE_STRING;
+            default: throw new IllegalArgumentException("value type " + type + ": not LONG, DOUBLE, BOOLEAN or STRING");
+        }
+    }
+
+    public static String valueTypeName(int tag) {
+        switch (tag) {
+            case VALUE_LONG: return "LONG";
+            case VALUE_DOUBLE: return "DOUBLE";
+            case VALUE_BOOLEAN: return "BOOLEAN";
+            case VALUE_STRING: return "STRING";
+            default: throw new MalformedMessageException("LISTING: unknown value type " + tag);
+        }
+    }
+
+    public static ObjectInfo readObject(PayloadReader r) {
+        return new ObjectInfo(r.u32(), r.str(), r.str());
+    }
+
+    public static AttributeInfo readAttribute(PayloadReader r) {
+        int id = r.u32();
+        String path = r.str();
+        String type = valueTypeName(r.u8());
+        boolean sensor = r.u8() != 0;
+        return new AttributeInfo(id, path, type, sensor, r.str(), r.str());
+    }
+
+    public static AttributeReading readReading(PayloadReader r) {
+        int id = r.u32();
+        String path = r.str();
+        String unit = r.str();
+        long time = r.i64();
+        return new AttributeReading(id, path, unit, readValue(r), time);
+    }
+}

@@ -1,0 +1,21 @@
+package io.sonde.format.observe;
+
+/**
+ * One event as an observer receives it: kind, source id and path, the sensor's time (epoch ns of
+ * the observed process's live clock), the new value (Long, Double, Boolean, String or null) for a
+ * value change, the child for CHILD_ADDED / CHILD_REMOVED.
+ */
+public record ObservedEvent(Kind kind, int sourceId, String path, long timeNanos, Object value, int childId,
+        String childPath) {
+    /** Event kinds, in wire order (u8 0..3). */
+    public enum Kind {
+        VALUE_CHANGED,
+        CHILD_ADDED,
+        CHILD_REMOVED,
+        OBJECT_DELETED;
+
+        public int bit() {
+            return 1 << ordinal();
+        }
+    }
+}

@@ -1,0 +1,248 @@
+package io.sonde.observer;
+
+import io.sonde.format.observe.AttributeInfo;
+import io.sonde.format.observe.AttributeReading;
+import io.sonde.format.observe.DeliveryQos;
+import io.sonde.format.observe.LiveFrameInput;
+import io.sonde.format.observe.LiveFrameWriter;
+import io.sonde.format.observe.ObjectInfo;
+import io.sonde.format.observe.ObserveCodec;
+import io.sonde.format.observe.ObserveProtocol;
+import io.sonde.format.observe.ObservedEvent;
+import io.sonde.format.observe.PayloadReader;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The Java observer client (docs/observe-protocol.md): one TCP connection to an observe endpoint,
+ * with requests as blocking calls and pushed deliveries to one {@link Observer}. Needs only
+ * sonde-format: none of the observed process's classes. Thread-safe; requests may overlap.
+ *
+ * <pre>{@code
+ * try (ObserverClient c = ObserverClient.connect("127.0.0.1", 7712, token, (sub, events) -> events.forEach(System.out::println))) {
+ *     c.list("shop/**");
+ *     int id = c.subscribe("shop/orders/*\/items", ObserverClient.ALL_KINDS, DeliveryQos.batch(10, Duration.ofMillis(50)));
+ *     ...
+ *     c.unsubscribe(id);
+ * }
+ * }</pre>
+ */
+public final class ObserverClient implements AutoCloseable {
+    /** Every event kind. */
+    public static final Set<ObservedEvent.Kind> ALL_KINDS = Set.of(ObservedEvent.Kind.values());
+    /** How long a request waits for its answer unless set otherwise. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+
+    /** A LIST answer. */
+    public record Listing(List<ObjectInfo> objects, List<AttributeInfo> attributes) {}
+
+    private final Socket socket;
+    private final OutputStream out;
+    private final LiveFrameWriter writer = new LiveFrameWriter(new UUID(0L, 0L), ProcessHandle.current().pid(), "");
+    private final LiveFrameInput in;
+    private final Observer observer;
+    private final Map<Integer, CompletableFuture<PayloadReader>> pending = new ConcurrentHashMap<>();
+    private final AtomicInteger nextRequest = new AtomicInteger(1);
+    private final Thread reader;
+    private volatile Duration timeout = DEFAULT_TIMEOUT;
+    private volatile boolean closed;
+
+    private ObserverClient(Socket socket, Observer observer) throws IOException {
+        this.socket = socket;
+        this.observer = observer;
+        this.out = new BufferedOutputStream(socket.getOutputStream(), 8192);
+        this.in = new LiveFrameInput(socket.getInputStream(), socket.getRemoteSocketAddress().toString());
+        this.reader = new Thread(this::readLoop, "sonde-observer-" + socket.getLocalPort());
+        this.reader.setDaemon(true);
+    }
+
+    /**
+     * Connects and authenticates with {@code token}. Throws {@link ObserveException} if the endpoint
+     * refuses (wrong token: code {@link ObserveProtocol#ERR_BAD_TOKEN}).
+     */
+    public static ObserverClient connect(String host, int port, String token, Observer observer) throws IOException {
+        Socket s = new Socket();
+        try {
+            s.connect(new InetSocketAddress(host, port), (int) DEFAULT_TIMEOUT.toMillis());
+            s.setTcpNoDelay(true);
+            ObserverClient c = new ObserverClient(s, observer);
+            synchronized (c.writer) {
+                c.out.write(LiveFrameWriter.streamHeader());
+            }
+            c.reader.start();
+            c.request((w, req) -> ObserveCodec.hello(w, req, ObserveProtocol.PROTOCOL_VERSION, token), ObserveProtocol.OK);
+            return c;
+        } catch (IOException | RuntimeException e) {
+            s.close();
+            throw e;
+        }
+    }
+
+    /** How long requests wait for their answer. */
+    public void timeout(Duration t) {
+        this.timeout = t;
+    }
+
+    /** The objects and attributes whose paths match {@code pattern} (a literal path must exist). */
+    public Listing list(String pattern) throws IOException {
+        PayloadReader r = request((w, req) -> ObserveCodec.patternRequest(w, ObserveProtocol.LIST, req, pattern), ObserveProtocol.LISTING);
+        List<ObjectInfo> objects = new ArrayList<>();
+        for (int i = r.u32(); i > 0; i--) objects.add(ObserveCodec.readObject(r));
+        List<AttributeInfo> attributes = new ArrayList<>();
+        for (int i = r.u32(); i > 0; i--) attributes.add(ObserveCodec.readAttribute(r));
+        r.end();
+        return new Listing(objects, attributes);
+    }
+
+    /** Reads the attributes whose paths match {@code pattern} now (pull). */
+    public List<AttributeReading> get(String pattern) throws IOException {
+        PayloadReader r = request((w, req) -> ObserveCodec.patternRequest(w, ObserveProtocol.GET, req, pattern), ObserveProtocol.VALUES);
+        List<AttributeReading> values = new ArrayList<>();
+        for (int i = r.u32(); i > 0; i--) values.add(ObserveCodec.readReading(r));
+        r.end();
+        return values;
+    }
+
+    /** Subscribes; returns the subscription id that deliveries name. */
+    public int subscribe(String pattern, Set<ObservedEvent.Kind> kinds, DeliveryQos qos) throws IOException {
+        int mask = 0;
+        for (ObservedEvent.Kind k : kinds) mask |= k.bit();
+        int m = mask;
+        return (int) okResult(request((w, req) -> ObserveCodec.subscribe(w, req, pattern, m, qos), ObserveProtocol.OK));
+    }
+
+    public void unsubscribe(int subscription) throws IOException {
+        request((w, req) -> ObserveCodec.unsubscribe(w, req, subscription), ObserveProtocol.OK);
+    }
+
+    /** Suspends the matching sensors in the observed process; returns how many existing ones. */
+    public int suspend(String pattern) throws IOException {
+        return (int) okResult(request((w, req) -> ObserveCodec.patternRequest(w, ObserveProtocol.SUSPEND, req, pattern), ObserveProtocol.OK));
+    }
+
+    /** Resumes the matching sensors; returns how many existing ones. */
+    public int resume(String pattern) throws IOException {
+        return (int) okResult(request((w, req) -> ObserveCodec.patternRequest(w, ObserveProtocol.RESUME, req, pattern), ObserveProtocol.OK));
+    }
+
+    @Override
+    public void close() {
+        if (closed) return;
+        closed = true;
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+        try {
+            reader.join(1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    public boolean isClosed() {
+        return closed || socket.isClosed();
+    }
+
+    private static long okResult(PayloadReader r) {
+        long v = r.i64();
+        r.end();
+        return v;
+    }
+
+    /** Encodes one request into the frame writer with the given request id. */
+    private interface RequestEncoder {
+        void encode(LiveFrameWriter w, int requestId);
+    }
+
+    private PayloadReader request(RequestEncoder encoder, byte expected) throws IOException {
+        int id = nextRequest.getAndIncrement();
+        CompletableFuture<PayloadReader> answer = new CompletableFuture<>();
+        pending.put(id, answer);
+        try {
+            synchronized (writer) {
+                encoder.encode(writer, id);
+                writer.writeTo(out);
+                out.flush();
+            }
+            PayloadReader r = answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            int type = r.type();
+            r.u32(); // request id, matched already
+            if (type == ObserveProtocol.ERROR) {
+                int code = r.u16();
+                throw new ObserveException(code, r.str());
+            }
+            if (type != expected) {
+                throw new ObserveException(0, "answer " + ObserveProtocol.messageName(type) + " to request " + id + ", expected "
+                        + ObserveProtocol.messageName(expected));
+            }
+            return r;
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            throw c instanceof IOException ? (IOException) c : new IOException(c);
+        } catch (TimeoutException e) {
+            throw new ObserveException(0, "no answer to request " + id + " within " + timeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ObserveException(0, "interrupted waiting for request " + id);
+        } finally {
+            pending.remove(id);
+        }
+    }
+
+    private void readLoop() {
+        Throwable cause = null;
+        try {
+            if (!in.readStreamHeader()) throw new IOException(in.source() + ": endpoint closed before its stream header");
+            for (PayloadReader r; (r = in.next()) != null; ) {
+                                int type = r.type();
+                if (type == ObserveProtocol.EVENTS) {
+                    int sub = r.u32();
+                    int n = r.u32();
+                    List<ObservedEvent> events = new ArrayList<>(n);
+                    for (int i = 0; i < n; i++) events.add(ObserveCodec.readEvent(r));
+                    r.end();
+                    observer.onEvents(sub, events);
+                } else if (type == ObserveProtocol.OVERFLOW) {
+                    long lost = r.i64();
+                    long total = r.i64();
+                    observer.onOverflow(lost, total);
+                } else {
+                    int request = r.u32();
+                    CompletableFuture<PayloadReader> f = pending.get(request);
+                    // the frame buffer is reused for the next frame: the waiting request gets a copy
+                    if (f != null) f.complete(r.copy());
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            if (!closed) cause = e;
+        } finally {
+            IOException ended = new ObserveException(0, "connection to " + in.source() + " closed"
+                    + (cause == null ? "" : ": " + cause.getMessage()));
+            for (CompletableFuture<PayloadReader> f : pending.values()) f.completeExceptionally(ended);
+            closed = true;
+            try {
+                socket.close();
+            } catch (IOException ignored) {
+                // already failing
+            }
+            observer.onClosed(cause);
+        }
+    }
+}
