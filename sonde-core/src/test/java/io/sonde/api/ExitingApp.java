@@ -9,8 +9,11 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ExitingApp {
     public static void main(String[] args) throws Exception {
+        // block-forever: the test checks that what the producers counted before the exit is in the
+        // file; with the default bounded wait a writer descheduled for 100 ms on a loaded machine
+        // would make them drop (counted, but not what this test is about)
         Monitor m = Sonde.start(Map.of("writer", "file", "file.dir", args[0], "buffer.bytes", "4096",
-                "file.segment.bytes", "65536"));
+                "file.segment.bytes", "65536", "policy", "block-forever"));
         MethodProbe outer = m.methodProbe("app.Work.outer", "()V");
         MethodProbe inner = m.methodProbe("app.Work.inner", "(I)I");
         AtomicLong[] counts = new AtomicLong[4];
