@@ -6,12 +6,11 @@ import io.sonde.collector.handler.DataHandler;
 import io.sonde.collector.handler.HandlerSet;
 import io.sonde.collector.handler.HandlerStatus;
 import io.sonde.collector.naming.AgentInfo;
+import io.sonde.collector.receive.ReceiverLimits;
 import io.sonde.collector.receive.ReceiverStatus;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,14 +34,11 @@ import picocli.CommandLine.Option;
         description = "Runs the collector: accepts agent streams, archives them (segment files and archive.db) and runs data handlers.")
 public final class CollectorCommand implements Callable<Integer> {
 
-    @Option(names = "--port", required = true, paramLabel = "N", description = "TCP port to listen on (0: any free port, printed at start).")
-    int port;
+    @CommandLine.Mixin
+    ListenOptions listen = new ListenOptions();
 
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "The archive: DIR/<agent-id>/sonde-<agent-id>-<NNNNNN>.sonde and DIR/archive.db.")
     Path out;
-
-    @Option(names = "--bind", paramLabel = "ADDR", defaultValue = "127.0.0.1", description = "Address to listen on (default: ${DEFAULT-VALUE}, loopback only).")
-    String bind;
 
     @Option(names = "--handlers", paramLabel = "LIST", split = ",", defaultValue = "archive,database",
             description = "Data handlers to run, in order (default: ${DEFAULT-VALUE}); built in: archive, database, decode-count; more via ServiceLoader plug-ins.")
@@ -67,20 +63,13 @@ public final class CollectorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        if (port < 0 || port > 65535) {
-            throw new UsageError("--port must be between 0 and 65535, got " + port);
-        }
+        InetSocketAddress address = listen.address();
+        ReceiverLimits limits = listen.limits();
         if (http != null && (http < 0 || http > 65535)) {
             throw new UsageError("--http must be between 0 and 65535, got " + http);
         }
         if (tokenFile != null && !Files.isReadable(tokenFile)) {
             throw new UserError("--token-file: cannot read " + tokenFile);
-        }
-        InetAddress address;
-        try {
-            address = InetAddress.getByName(bind);
-        } catch (UnknownHostException e) {
-            throw new UsageError("--bind: unknown address '" + bind + "'");
         }
         List<DataHandler> chosen;
         try {
@@ -95,12 +84,12 @@ public final class CollectorCommand implements Callable<Integer> {
         PrintWriter stdout = spec.commandLine().getOut();
         Collector collector;
         try {
-            collector = Collector.start(new Collector.Settings(new InetSocketAddress(address, port), out, chosen, opts),
+            collector = Collector.start(new Collector.Settings(address, out, chosen, opts, limits),
                     ReceiveCommand.printing(stdout), line -> print(stdout, line));
         } catch (IllegalArgumentException e) {
             throw new UsageError("--option: " + e.getMessage());
         } catch (IOException e) {
-            throw new UserError("cannot start on " + bind + ":" + port + " storing into " + out + ": " + e.getMessage());
+            throw new UserError("cannot start on " + listen.bind + ":" + listen.port + " storing into " + out + ": " + e.getMessage());
         }
         print(stdout, "collector listening on " + collector.address().getAddress().getHostAddress() + ":" + collector.port() + ", archive " + out
                 + ", handlers " + String.join(", ", handlers) + (handlers.contains("database") ? " (database " + (databaseUrl != null
@@ -113,9 +102,9 @@ public final class CollectorCommand implements Callable<Integer> {
         if (http != null) {
             print(stdout, "note: --http " + http + ": the dashboard is not served yet");
         }
-        if (!address.isLoopbackAddress()) {
-            print(stdout, "warning: the collector has no authentication yet: anyone who can reach " + bind + ":" + collector.port()
-                    + " can send data to be stored; bind to 127.0.0.1 unless the network is trusted");
+        String warning = listen.exposureWarning("collector", collector.port());
+        if (warning != null) {
+            print(stdout, warning);
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {

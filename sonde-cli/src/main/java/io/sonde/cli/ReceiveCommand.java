@@ -8,11 +8,8 @@ import io.sonde.collector.receive.ReceiverStatus;
 import io.sonde.collector.receive.StreamSummary;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
@@ -28,54 +25,19 @@ import picocli.CommandLine.Option;
 @Command(name = "receive", mixinStandardHelpOptions = true, description = "Accepts TCP writers and stores what arrives as binary files, one set per agent.")
 public final class ReceiveCommand implements Callable<Integer> {
 
-    @Option(names = "--port", required = true, paramLabel = "N", description = "TCP port to listen on (0: any free port, printed at start).")
-    int port;
+    @CommandLine.Mixin
+    ListenOptions listen = new ListenOptions();
 
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "Folder to store into: DIR/<agent-id>/sonde-<agent-id>-<NNNNNN>.sonde.")
     Path out;
-
-    @Option(names = "--bind", paramLabel = "ADDR", defaultValue = "127.0.0.1", description = "Address to listen on (default: ${DEFAULT-VALUE}, loopback only).")
-    String bind;
-
-    @Option(names = "--max-connections", paramLabel = "N", defaultValue = "" + ReceiverLimits.DEFAULT_MAX_CONNECTIONS,
-            description = "Connections served at once, one thread each; more are closed unread (default: ${DEFAULT-VALUE}).")
-    int maxConnections;
-
-    @Option(names = "--max-frame-bytes", paramLabel = "N", defaultValue = "" + ReceiverLimits.DEFAULT_MAX_FRAME_BYTES,
-            description = "Largest frame accepted, so the most a connection buffers; a connection declaring more is closed (default: ${DEFAULT-VALUE}).")
-    int maxFrameBytes;
-
-    @Option(names = "--max-agents", paramLabel = "N", defaultValue = "" + ReceiverLimits.DEFAULT_MAX_AGENTS,
-            description = "Distinct agents (folders) stored; connections of further agents are closed (default: ${DEFAULT-VALUE}).")
-    int maxAgents;
-
-    @Option(names = "--idle-timeout", paramLabel = "SECONDS", defaultValue = "300",
-            description = "Close a connection that sends nothing for this long; fractions allowed (default: ${DEFAULT-VALUE}).")
-    double idleTimeoutSeconds;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws InterruptedException {
-        if (port < 0 || port > 65535) {
-            throw new UsageError("--port must be between 0 and 65535, got " + port);
-        }
-        InetAddress address;
-        try {
-            address = InetAddress.getByName(bind);
-        } catch (UnknownHostException e) {
-            throw new UsageError("--bind: unknown address '" + bind + "'");
-        }
-        ReceiverLimits limits;
-        try {
-            if (!(idleTimeoutSeconds > 0) || idleTimeoutSeconds > 1e9) {
-                throw new IllegalArgumentException("idle-timeout must be positive, got " + idleTimeoutSeconds);
-            }
-            limits = new ReceiverLimits(maxConnections, maxFrameBytes, maxAgents, Duration.ofNanos(Math.max(1_000_000, (long) (idleTimeoutSeconds * 1e9))));
-        } catch (IllegalArgumentException e) {
-            throw new UserError("--" + e.getMessage());
-        }
+        InetSocketAddress address = listen.address();
+        ReceiverLimits limits = listen.limits();
         Archive archive;
         try {
             archive = new Archive(out);
@@ -85,15 +47,15 @@ public final class ReceiveCommand implements Callable<Integer> {
         PrintWriter stdout = spec.commandLine().getOut();
         Receiver receiver;
         try {
-            receiver = Receiver.start(new InetSocketAddress(address, port), archive, printing(stdout), limits);
+            receiver = Receiver.start(address, archive, printing(stdout), limits);
         } catch (IOException e) {
-            throw new UserError("cannot listen on " + bind + ":" + port + ": " + e.getMessage());
+            throw new UserError("cannot listen on " + listen.bind + ":" + listen.port + ": " + e.getMessage());
         }
         print(stdout, "listening on " + receiver.address().getAddress().getHostAddress() + ":" + receiver.port() + ", storing into " + out
                 + " (Ctrl-C to stop)");
-        if (!address.isLoopbackAddress()) {
-            print(stdout, "warning: the receiver has no authentication yet: anyone who can reach " + bind + ":" + receiver.port()
-                    + " can send data to be stored (up to " + maxAgents + " agent folders); bind to 127.0.0.1 unless the network is trusted");
+        String warning = listen.exposureWarning("receiver", receiver.port());
+        if (warning != null) {
+            print(stdout, warning);
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {

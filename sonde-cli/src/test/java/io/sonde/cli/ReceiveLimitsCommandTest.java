@@ -58,9 +58,9 @@ class ReceiveLimitsCommandTest {
     }
 
     @Test
-    void limitsOutOfRangeAreUserErrors() {
+    void limitsOutOfRangeAreUsageErrors() {
         Object[] r = DumpCommandTest.run("receive", "--port", "0", "--out", out.toString(), "--max-connections", "0");
-        assertThat(r[0]).isEqualTo(1);
+        assertThat(r[0]).isEqualTo(2);
         assertThat((String) r[2]).contains("sonde receive: --max-connections must be at least 1, got 0");
         r = DumpCommandTest.run("receive", "--port", "0", "--out", out.toString(), "--max-frame-bytes", "100000000");
         assertThat((String) r[2]).contains("sonde receive: --max-frame-bytes must be between 62 and 67108864 (the format's limit), got 100000000");
@@ -68,5 +68,8 @@ class ReceiveLimitsCommandTest {
         assertThat((String) r[2]).contains("sonde receive: --max-agents must be at least 1, got -1");
         r = DumpCommandTest.run("receive", "--port", "0", "--out", out.toString(), "--idle-timeout", "0");
         assertThat((String) r[2]).contains("sonde receive: --idle-timeout must be positive, got 0.0");
+        r = DumpCommandTest.run("collector", "--port", "0", "--out", out.toString(), "--max-agents", "0");
+        assertThat(r[0]).as("the collector takes the same limits").isEqualTo(2);
+        assertThat((String) r[2]).contains("sonde collector: --max-agents must be at least 1, got 0");
     }
 }

@@ -1,0 +1,71 @@
+package io.sonde.cli;
+
+import io.sonde.collector.receive.ReceiverLimits;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import picocli.CommandLine.Option;
+
+/**
+ * Where a receiving command listens and the limits it holds every peer to: the options that
+ * {@code sonde receive} and {@code sonde collector} share (a picocli mixin).
+ */
+final class ListenOptions {
+
+    @Option(names = "--port", required = true, paramLabel = "N", description = "TCP port to listen on (0: any free port, printed at start).")
+    int port;
+
+    @Option(names = "--bind", paramLabel = "ADDR", defaultValue = "127.0.0.1", description = "Address to listen on (default: ${DEFAULT-VALUE}, loopback only).")
+    String bind;
+
+    @Option(names = "--max-connections", paramLabel = "N", defaultValue = "" + ReceiverLimits.DEFAULT_MAX_CONNECTIONS,
+            description = "Connections served at once, one thread each; more are closed unread (default: ${DEFAULT-VALUE}).")
+    int maxConnections;
+
+    @Option(names = "--max-frame-bytes", paramLabel = "N", defaultValue = "" + ReceiverLimits.DEFAULT_MAX_FRAME_BYTES,
+            description = "Largest frame accepted, so the most a connection buffers; a connection declaring more is closed (default: ${DEFAULT-VALUE}).")
+    int maxFrameBytes;
+
+    @Option(names = "--max-agents", paramLabel = "N", defaultValue = "" + ReceiverLimits.DEFAULT_MAX_AGENTS,
+            description = "Distinct agents (folders) stored; connections of further agents are closed (default: ${DEFAULT-VALUE}).")
+    int maxAgents;
+
+    @Option(names = "--idle-timeout", paramLabel = "SECONDS", defaultValue = "300",
+            description = "Close a connection that sends nothing for this long; fractions allowed (default: ${DEFAULT-VALUE}).")
+    double idleTimeoutSeconds;
+
+    /** The address and port to listen on; a usage error when either is invalid. */
+    InetSocketAddress address() {
+        if (port < 0 || port > 65535) {
+            throw new UsageError("--port must be between 0 and 65535, got " + port);
+        }
+        try {
+            return new InetSocketAddress(InetAddress.getByName(bind), port);
+        } catch (UnknownHostException e) {
+            throw new UsageError("--bind: unknown address '" + bind + "'");
+        }
+    }
+
+    /** The limits given; a usage error when one is out of range. */
+    ReceiverLimits limits() {
+        try {
+            if (!(idleTimeoutSeconds > 0) || idleTimeoutSeconds > 1e9) {
+                throw new IllegalArgumentException("idle-timeout must be positive, got " + idleTimeoutSeconds);
+            }
+            return new ReceiverLimits(maxConnections, maxFrameBytes, maxAgents,
+                    Duration.ofNanos(Math.max(1_000_000, (long) (idleTimeoutSeconds * 1e9))));
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--" + e.getMessage());
+        }
+    }
+
+    /** The warning to print when the address is not loopback, else null. */
+    String exposureWarning(String what, int boundPort) {
+        if (address().getAddress().isLoopbackAddress()) {
+            return null;
+        }
+        return "warning: the " + what + " has no authentication yet: anyone who can reach " + bind + ":" + boundPort
+                + " can send data to be stored (up to " + maxAgents + " agent folders); bind to 127.0.0.1 unless the network is trusted";
+    }
+}
