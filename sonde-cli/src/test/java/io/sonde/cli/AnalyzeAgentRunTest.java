@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
+
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -39,16 +39,10 @@ class AnalyzeAgentRunTest {
         assertThat(output).contains("done");
 
         Path json = dir.resolve("a.json");
-        PrintStream oldOut = System.out;
-        ByteArrayOutputStream text = new ByteArrayOutputStream();
-        int code;
-        try {
-            System.setOut(new PrintStream(text, true, StandardCharsets.UTF_8));
-            code = SondeCommand.execute("analyze", logs.toString(), "--no-progress", "--trees", "10", "--json", json.toString());
-        } finally {
-            System.setOut(oldOut);
-        }
-        assertThat(code).as(text.toString(StandardCharsets.UTF_8)).isZero();
+        Object[] run = CliRun.run("analyze", logs.toString(), "--no-progress", "--trees", "10", "--json", json.toString());
+        int code = (Integer) run[0];
+        String report = (String) run[1];
+        assertThat(code).as(report).isZero();
         JsonNode root = new ObjectMapper().readTree(json.toFile());
         assertThat(root.get("partial").asBoolean()).isFalse();
         List<JsonNode> trees = new ArrayList<>();

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
+
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -38,16 +38,9 @@ class AnalyzeBudgetRunTest {
         assertThat(output).contains("counter budget.switched.off=1");
 
         Path json = dir.resolve("a.json");
-        PrintStream oldOut = System.out;
-        ByteArrayOutputStream text = new ByteArrayOutputStream();
-        int code;
-        try {
-            System.setOut(new PrintStream(text, true, StandardCharsets.UTF_8));
-            code = SondeCommand.execute("analyze", logs.toString(), "--no-progress", "--json", json.toString());
-        } finally {
-            System.setOut(oldOut);
-        }
-        String report = text.toString(StandardCharsets.UTF_8);
+        Object[] run = CliRun.run("analyze", logs.toString(), "--no-progress", "--json", json.toString());
+        int code = (Integer) run[0];
+        String report = (String) run[1];
         assertThat(code).as(report).isZero();
         assertThat(report).contains("Probes switched off by the overhead budget (1;")
                 .containsPattern("agent 0  " + java.util.regex.Pattern.quote(APP + "$Hot.tiny") + ": \\d+ executions");

@@ -14,8 +14,8 @@ import io.sonde.analysis.tree.ThreadInfo;
 import io.sonde.analysis.tree.TraceTree;
 import io.sonde.analysis.tree.TreeNode;
 import io.sonde.cli.testapp.HandoffRequests;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
+
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -107,16 +107,9 @@ class JoinedTracesAgentRunTest {
 
         // the JSON contract of `sonde analyze DIR --json F`
         Path json = dir.resolve("a.json");
-        PrintStream oldOut = System.out;
-        ByteArrayOutputStream text = new ByteArrayOutputStream();
-        int code;
-        try {
-            System.setOut(new PrintStream(text, true, StandardCharsets.UTF_8));
-            code = SondeCommand.execute("analyze", logs.toString(), "--no-progress", "--trees", "5", "--json", json.toString());
-        } finally {
-            System.setOut(oldOut);
-        }
-        String report = text.toString(StandardCharsets.UTF_8);
+        Object[] run = CliRun.run("analyze", logs.toString(), "--no-progress", "--trees", "5", "--json", json.toString());
+        int code = (Integer) run[0];
+        String report = (String) run[1];
         assertThat(code).as(report).isZero();
         assertThat(report).contains("Joined traces across threads: " + (n + 1)).contains("unlinked pieces (parent not in the log): 0")
                 .contains("=> " + WORK + "pooled").contains("Hand-off wait (us)");
