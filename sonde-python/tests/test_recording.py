@@ -13,7 +13,8 @@ import sonde
 from sonde import _read
 from sonde import _wire as w
 
-SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
+# where the sonde under test comes from (the installed package, or src/ on PYTHONPATH): child processes use the same
+SRC = os.path.dirname(os.path.dirname(os.path.abspath(sonde.__file__)))
 
 
 def records_by_thread(frames):
