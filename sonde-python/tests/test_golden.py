@@ -2,6 +2,7 @@
 from the Python writer pipeline driven through the same scenarios (golden/README.md)."""
 
 import os
+import random
 import tempfile
 import unittest
 import uuid
@@ -161,6 +162,23 @@ class GoldenEncoderTest(unittest.TestCase):
     def test_crc_check_value(self):
         self.assertEqual(w.crc32c(b"123456789"), 0xE3069283)
         self.assertEqual(w.crc32c(b""), 0)
+        self.assertEqual(w._crc32c_python(b"123456789"), 0xE3069283)
+
+    def test_crc_equals_the_bytewise_definition_at_every_length(self):
+        def bytewise(data):
+            c = 0xFFFFFFFF
+            for b in data:
+                c ^= b
+                for _ in range(8):
+                    c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
+            return c ^ 0xFFFFFFFF
+
+        rnd = random.Random(15)
+        for n in list(range(0, 140)) + [1000, 4099]:
+            data = bytes(rnd.getrandbits(8) for _ in range(n))
+            self.assertEqual(w.crc32c(data), bytewise(data), "length %d (%s)" % (n, w.CRC_IMPLEMENTATION))
+            self.assertEqual(w._crc32c_python(data), bytewise(data), "length %d, pure Python" % n)
+            self.assertEqual(w._crc32c_python(data[n // 2:], w._crc32c_python(data[:n // 2])), bytewise(data))
 
     def test_minimal(self):
         for major in (1, 2):

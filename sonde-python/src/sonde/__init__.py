@@ -96,9 +96,12 @@ def probe(fn=None, *, name=None):
 
     @functools.wraps(fn)
     def probed(*args, **kwargs):
-        st = _state()
-        if st is None:
+        s = _session
+        if s is None:
             return fn(*args, **kwargs)
+        st = _tls.state
+        if st is None or st.session is not s:
+            st = _tls.state = s.new_thread_state()
         if st.cpu:
             st.enter(probe_id, _mono(), _cpu())
             try:

@@ -22,6 +22,11 @@ from . import _wire as w
 
 _mono = time.monotonic_ns
 _cpu = time.thread_time_ns
+# bound packers of the records on the hot path (the type byte is passed: ENTER 1, EXIT 2, ...)
+_pack_timed = w._TIMED.pack
+_pack_timed_cpu = w._TIMED_CPU.pack
+_pack_trace_start = w._TRACE_START.pack
+_pack_gap = w._GAP.pack
 
 
 def _system_clock():
@@ -110,6 +115,9 @@ class ThreadState:
 
     # ---- records; times are explicit so that tests can script them
 
+    # The hot path: no calls beyond struct packing and deque appends. A drop is counted and
+    # remembered in gap; the next record written is preceded by a GAP with that count.
+
     def _put(self, record):
         """Appends a data record, or counts it as dropped when the queue is full."""
         self.produced += 1
@@ -119,17 +127,22 @@ class ThreadState:
             self.gap += 1
             return
         if self.gap:
-            q.append(w.gap(self.gap))
+            q.append(_pack_gap(w.GAP, min(self.gap, 0xFFFFFFFF)))
             self.gap = 0
         q.append(record)
 
     def enter(self, probe_id, time, cpu=None):
-        record = w.enter(probe_id, time) if cpu is None else w.enter_cpu(probe_id, time, cpu)
+        record = _pack_timed(1, probe_id, time) if cpu is None else _pack_timed_cpu(4, probe_id, time, cpu)
         stack = self.stack
         if stack:
             stack.append(self.order)
             self.order += 1
-            self._put(record)
+            q = self.q
+            if self.gap or len(q) >= self.cap:
+                self._put(record)
+            else:
+                self.produced += 1
+                q.append(record)
             return
         # a root execution: a trace start, then the ENTER; both or neither
         self.traces += 1
@@ -143,11 +156,11 @@ class ThreadState:
             self.gap += 1
             return
         if self.gap:
-            q.append(w.gap(self.gap))
+            q.append(_pack_gap(w.GAP, min(self.gap, 0xFFFFFFFF)))
             self.gap = 0
         h = self.handoff
         if h is None:
-            q.append(w.trace_start(trace_id))
+            q.append(_pack_trace_start(8, trace_id, 0, -1))
         elif self.handoff_pending:
             self.handoff_pending = False
             q.append(w.handoff_start(trace_id, h[0], h[1], h[2]))
@@ -156,15 +169,22 @@ class ThreadState:
         q.append(record)
 
     def exit(self, probe_id, time, cpu=None, exception_id=None):
-        if not self.stack:
+        stack = self.stack
+        if not stack:
             return  # its ENTER belongs to an earlier session (or was never made): nothing to close
-        self.stack.pop()
+        stack.pop()
         if exception_id is None:
-            self._put(w.exit(probe_id, time) if cpu is None else w.exit_cpu(probe_id, time, cpu))
+            record = _pack_timed(2, probe_id, time) if cpu is None else _pack_timed_cpu(5, probe_id, time, cpu)
         elif cpu is None:
-            self._put(w.exit_exception(probe_id, time, exception_id))
+            record = w.exit_exception(probe_id, time, exception_id)
         else:
-            self._put(w.exit_exception_cpu(probe_id, time, cpu, exception_id))
+            record = w.exit_exception_cpu(probe_id, time, cpu, exception_id)
+        q = self.q
+        if self.gap or len(q) >= self.cap:
+            self._put(record)
+        else:
+            self.produced += 1
+            q.append(record)
 
     def event(self, record):
         self._put(record)
