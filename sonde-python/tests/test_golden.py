@@ -207,51 +207,56 @@ class GoldenWriterTest(unittest.TestCase):
     """The real writer pipeline (registry, thread state, frames, file sink, trailer), driven through
     the scenarios with scripted ids, clocks and record times, writes the golden bytes."""
 
-    def session(self, scenario, directory, major):
+    def written(self, scenario, major, script):
+        """Runs script(registry, session, M) on a fresh session writing into a temporary folder,
+        closes the session, and returns the files written: {name: bytes}."""
         agent, host, pid, wall, mono = scenario
-        registry = _monitor.Registry()
-        sink = _monitor.FileSink(directory, uuid.UUID(agent), major)
-        return registry, _monitor.Session(sink, agent_id=agent, host=host, pid=pid, major=major,
-                                          clock=ScriptedClock(wall, mono), registry=registry)
+        with tempfile.TemporaryDirectory() as d:
+            registry = _monitor.Registry()
+            sink = _monitor.FileSink(d, uuid.UUID(agent), major)
+            session = _monitor.Session(sink, agent_id=agent, host=host, pid=pid, major=major,
+                                       clock=ScriptedClock(wall, mono), registry=registry)
+            script(registry, session, mono)
+            session.close()
+            files = {}
+            for name in sorted(os.listdir(d)):
+                with open(os.path.join(d, name), "rb") as f:
+                    files[name] = f.read()
+            return files
 
     def test_minimal(self):
+        def script(registry, s, M):
+            probe = registry.probe("com.example.Shop.checkout", "(I)V")
+            s.open()
+            t = s.new_thread_state(1, "main", _DeadThread())
+            t.enter(probe, M + 100000)
+            t.exit(probe, M + 350000)
+            s.flush()
+
         for major in (1, 2):
-            with tempfile.TemporaryDirectory() as d:
-                registry, s = self.session(MINIMAL, d, major)
-                M = MINIMAL[4]
-                probe = registry.probe("com.example.Shop.checkout", "(I)V")
-                s.open()
-                t = s.new_thread_state(1, "main", _DeadThread())
-                t.enter(probe, M + 100000)
-                t.exit(probe, M + 350000)
-                s.flush()
-                s.close()
-                with open(s.sink.path(0), "rb") as f:
-                    self.assertEqual(f.read(), golden(folder(major) + "minimal.sonde"), "major %d" % major)
+            files = self.written(MINIMAL, major, script)
+            self.assertEqual(list(files.values()), [golden(folder(major) + "minimal.sonde")], "major %d" % major)
 
     def test_rolled(self):
+        def script(registry, s, M):
+            probe = registry.probe("com.example.Job.run", "()V")
+            error = registry.string("java.lang.RuntimeException")
+            s.segment_bytes = 1  # roll after the first data frame
+            s.open()
+            t = s.new_thread_state(5, "pool-1-thread-1", _DeadThread())
+            t.enter(probe, M + 100000)
+            s.flush()  # frame 1, then SEGMENT_END, then segment 1's registry frame
+            s.segment_bytes = 64 << 20
+            t.exit(probe, M + 3500000, None, error)
+            t.enter(probe, M + 3600000)
+            t.exit(probe, M + 3700000)
+            s.flush()
+
         for major in (1, 2):
-            with tempfile.TemporaryDirectory() as d:
-                registry, s = self.session(ROLLED, d, major)
-                M = ROLLED[4]
-                probe = registry.probe("com.example.Job.run", "()V")
-                error = registry.string("java.lang.RuntimeException")
-                s.segment_bytes = 1  # roll after the first data frame
-                s.open()
-                t = s.new_thread_state(5, "pool-1-thread-1", _DeadThread())
-                t.enter(probe, M + 100000)
-                s.flush()  # frame 1, then SEGMENT_END, then segment 1's registry frame
-                s.segment_bytes = 64 << 20
-                t.exit(probe, M + 3500000, None, error)
-                t.enter(probe, M + 3600000)
-                t.exit(probe, M + 3700000)
-                s.flush()
-                s.close()
-                for index in (0, 1):
-                    with open(s.sink.path(index), "rb") as f:
-                        self.assertEqual(f.read(), golden(folder(major) + "rolled/" + rolled_name(index)),
-                                         "major %d segment %d" % (major, index))
-                self.assertEqual(sorted(os.listdir(d)), [rolled_name(0), rolled_name(1)])
+            files = self.written(ROLLED, major, script)
+            self.assertEqual(list(files), [rolled_name(0), rolled_name(1)])
+            for name, data in files.items():
+                self.assertEqual(data, golden(folder(major) + "rolled/" + name), "major %d %s" % (major, name))
 
 
 if __name__ == "__main__":

@@ -47,28 +47,26 @@ class Registry:
         self._strings = {}
         self._events = {}
 
-    def probe(self, name, signature=""):
-        key = (name, signature)
-        pid = self._probes.get(key)
-        if pid is None:
+    def _intern(self, table, key, definition):
+        """The id of key in table; on first sight a new id, and definition(id) joins the definitions."""
+        known = table.get(key)
+        if known is None:
             with self.lock:
-                pid = self._probes.get(key)
-                if pid is None:
-                    pid = len(self._probes) + 1
-                    self.defs.append(w.probe_def(pid, name, signature))
-                    self._probes[key] = pid
-        return pid
+                known = table.get(key)
+                if known is None:
+                    known = len(table) + 1
+                    self.defs.append(definition(known))
+                    table[key] = known
+        return known
+
+    def probe(self, name, signature=""):
+        pid = self._probes.get((name, signature))
+        return pid if pid is not None else self._intern(
+            self._probes, (name, signature), lambda i: w.probe_def(i, name, signature))
 
     def string(self, value):
         sid = self._strings.get(value)
-        if sid is None:
-            with self.lock:
-                sid = self._strings.get(value)
-                if sid is None:
-                    sid = len(self._strings) + 1
-                    self.defs.append(w.string_def(sid, value))
-                    self._strings[value] = sid
-        return sid
+        return sid if sid is not None else self._intern(self._strings, value, lambda i: w.string_def(i, value))
 
     def event_type(self, name, fields):
         """Id of the event type name with fields ((code, field name), ...); a different field list is an error."""
@@ -115,21 +113,32 @@ class ThreadState:
 
     # ---- records; times are explicit so that tests can script them
 
-    # The hot path: no calls beyond struct packing and deque appends. A drop is counted and
-    # remembered in gap; the next record written is preceded by a GAP with that count.
+    # The hot path: struct packing and deque appends, one helper call per record. A drop is
+    # counted and remembered in gap; the next record written is preceded by a GAP with that count.
 
-    def _put(self, record):
-        """Appends a data record, or counts it as dropped when the queue is full."""
+    def _room(self, records):
+        """Counts one data record as produced. True when it fits together with records - 1 more
+        (a pending GAP is queued first); False when it is dropped (counted, and remembered for the GAP)."""
         self.produced += 1
         q = self.q
-        if len(q) >= self.cap:
+        if len(q) + records > self.cap:
             self.dropped += 1
             self.gap += 1
-            return
+            return False
         if self.gap:
             q.append(_pack_gap(w.GAP, min(self.gap, 0xFFFFFFFF)))
             self.gap = 0
-        q.append(record)
+        return True
+
+    def _put(self, record):
+        """Appends a data record, or counts it as dropped when the queue is full."""
+        q = self.q
+        if self.gap or len(q) >= self.cap:
+            if self._room(1):
+                q.append(record)
+        else:
+            self.produced += 1
+            q.append(record)
 
     def enter(self, probe_id, time, cpu=None):
         record = _pack_timed(1, probe_id, time) if cpu is None else _pack_timed_cpu(4, probe_id, time, cpu)
@@ -137,27 +146,16 @@ class ThreadState:
         if stack:
             stack.append(self.order)
             self.order += 1
-            q = self.q
-            if self.gap or len(q) >= self.cap:
-                self._put(record)
-            else:
-                self.produced += 1
-                q.append(record)
+            self._put(record)
             return
         # a root execution: a trace start, then the ENTER; both or neither
         self.traces += 1
         trace_id = (self.tid << 32) | (self.traces & 0xFFFFFFFF)
         stack.append(0)
         self.order = 1
-        self.produced += 1
-        q = self.q
-        if len(q) + 1 >= self.cap:
-            self.dropped += 1
-            self.gap += 1
+        if not self._room(2):
             return
-        if self.gap:
-            q.append(_pack_gap(w.GAP, min(self.gap, 0xFFFFFFFF)))
-            self.gap = 0
+        q = self.q
         h = self.handoff
         if h is None:
             q.append(_pack_trace_start(8, trace_id, 0, -1))
@@ -179,12 +177,7 @@ class ThreadState:
             record = w.exit_exception(probe_id, time, exception_id)
         else:
             record = w.exit_exception_cpu(probe_id, time, cpu, exception_id)
-        q = self.q
-        if self.gap or len(q) >= self.cap:
-            self._put(record)
-        else:
-            self.produced += 1
-            q.append(record)
+        self._put(record)
 
     def event(self, record):
         self._put(record)
