@@ -1,4 +1,4 @@
-"""A strict reader of Sonde streams, for tests and ``python -m sonde dump``: it checks the envelope
+"""A strict reader of Sonde streams, for the tests: it checks the envelope
 (magic, version, frame length, header length, CRC-32C) and decodes every record, stopping at the
 first problem with its byte offset. It is not a full reader (no recovery, no call-tree checks);
 ``sonde analyze`` and ``sonde dump`` are."""
