@@ -70,7 +70,7 @@ def make_variants(tmpdir):
 
 def time_run(fn, calls, sonde_options, tmpdir):
     if sonde_options is not None:
-        sonde.start(tmpdir, buffer_records=3 * calls + 16, **sonde_options)
+        sonde.start(tmpdir, buffer_records=2 * calls + 16, **sonde_options)
     gc.collect()
     t0 = time.process_time_ns()
     for _ in range(calls):

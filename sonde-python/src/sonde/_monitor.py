@@ -11,8 +11,10 @@ definition reaches the stream before its first use (format section 6).
 """
 
 import collections
+import itertools
 import os
 import socket
+import struct
 import sys
 import threading
 import time
@@ -25,8 +27,11 @@ _cpu = time.thread_time_ns
 # bound packers of the records on the hot path (the type byte is passed: ENTER 1, EXIT 2, ...)
 _pack_timed = w._TIMED.pack
 _pack_timed_cpu = w._TIMED_CPU.pack
-_pack_trace_start = w._TRACE_START.pack
 _pack_gap = w._GAP.pack
+# a TRACE_START and the root ENTER (or ENTER_CPU) in one entry
+_pack_root = struct.Struct("<Bqqi" "BIq").pack
+_pack_root_cpu = struct.Struct("<Bqqi" "BIqq").pack
+_GAP_TYPE = bytes([w.GAP])
 
 
 def _system_clock():
@@ -112,59 +117,55 @@ class ThreadState:
         self.handoff_pending = False
 
     # ---- records; times are explicit so that tests can script them
+    #
+    # The hot path packs one queue entry and appends it; only a full queue or a pending GAP takes
+    # the slow path. A root ENTER travels in one entry with its trace start (so both are written
+    # or dropped together). An entry therefore holds one data record, except a GAP (none); the
+    # writer counts data records that way (see Session._flush).
 
-    # The hot path: struct packing and deque appends, one helper call per record. A drop is
-    # counted and remembered in gap; the next record written is preceded by a GAP with that count.
-
-    def _room(self, records):
-        """Counts one data record as produced. True when it fits together with records - 1 more
-        (a pending GAP is queued first); False when it is dropped (counted, and remembered for the GAP)."""
+    def _put_slow(self, entry):
+        """Appends an entry holding one data record, or counts the record as dropped when the queue
+        is full; a GAP with the number dropped precedes the next entry written."""
         self.produced += 1
         q = self.q
-        if len(q) + records > self.cap:
+        if len(q) >= self.cap:
             self.dropped += 1
             self.gap += 1
-            return False
+            return
         if self.gap:
             q.append(_pack_gap(w.GAP, min(self.gap, 0xFFFFFFFF)))
             self.gap = 0
-        return True
-
-    def _put(self, record):
-        """Appends a data record, or counts it as dropped when the queue is full."""
-        q = self.q
-        if self.gap or len(q) >= self.cap:
-            if self._room(1):
-                q.append(record)
-        else:
-            self.produced += 1
-            q.append(record)
+        q.append(entry)
 
     def enter(self, probe_id, time, cpu=None):
-        record = _pack_timed(1, probe_id, time) if cpu is None else _pack_timed_cpu(4, probe_id, time, cpu)
         stack = self.stack
         if stack:
             stack.append(self.order)
             self.order += 1
-            self._put(record)
-            return
-        # a root execution: a trace start, then the ENTER; both or neither
-        self.traces += 1
-        trace_id = (self.tid << 32) | (self.traces & 0xFFFFFFFF)
-        stack.append(0)
-        self.order = 1
-        if not self._room(2):
-            return
+            entry = _pack_timed(1, probe_id, time) if cpu is None else _pack_timed_cpu(4, probe_id, time, cpu)
+        else:  # a root execution: a new trace
+            self.traces += 1
+            stack.append(0)
+            self.order = 1
+            trace_id = (self.tid << 32) | (self.traces & 0xFFFFFFFF)
+            if self.handoff is None:
+                entry = (_pack_root(8, trace_id, 0, -1, 1, probe_id, time) if cpu is None
+                         else _pack_root_cpu(8, trace_id, 0, -1, 4, probe_id, time, cpu))
+            else:
+                entry = self._handed_over_start(trace_id) + (
+                    _pack_timed(1, probe_id, time) if cpu is None else _pack_timed_cpu(4, probe_id, time, cpu))
         q = self.q
-        h = self.handoff
-        if h is None:
-            q.append(_pack_trace_start(8, trace_id, 0, -1))
-        elif self.handoff_pending:
+        if self.gap or len(q) >= self.cap:
+            return self._put_slow(entry)
+        self.produced += 1
+        q.append(entry)
+
+    def _handed_over_start(self, trace_id):
+        parent_trace, parent_order, handoff_time = self.handoff
+        if self.handoff_pending:
             self.handoff_pending = False
-            q.append(w.handoff_start(trace_id, h[0], h[1], h[2]))
-        else:
-            q.append(w.trace_start(trace_id, h[0], h[1]))
-        q.append(record)
+            return w.handoff_start(trace_id, parent_trace, parent_order, handoff_time)
+        return w.trace_start(trace_id, parent_trace, parent_order)
 
     def exit(self, probe_id, time, cpu=None, exception_id=None):
         stack = self.stack
@@ -172,15 +173,19 @@ class ThreadState:
             return  # its ENTER belongs to an earlier session (or was never made): nothing to close
         stack.pop()
         if exception_id is None:
-            record = _pack_timed(2, probe_id, time) if cpu is None else _pack_timed_cpu(5, probe_id, time, cpu)
+            entry = _pack_timed(2, probe_id, time) if cpu is None else _pack_timed_cpu(5, probe_id, time, cpu)
         elif cpu is None:
-            record = w.exit_exception(probe_id, time, exception_id)
+            entry = w.exit_exception(probe_id, time, exception_id)
         else:
-            record = w.exit_exception_cpu(probe_id, time, cpu, exception_id)
-        self._put(record)
+            entry = w.exit_exception_cpu(probe_id, time, cpu, exception_id)
+        q = self.q
+        if self.gap or len(q) >= self.cap:
+            return self._put_slow(entry)
+        self.produced += 1
+        q.append(entry)
 
-    def event(self, record):
-        self._put(record)
+    def event(self, entry):
+        self._put_slow(entry)
 
     def trace_id(self):
         return (self.tid << 32) | (self.traces & 0xFFFFFFFF)
@@ -302,21 +307,28 @@ class Session:
                     retired.append(st)
                 continue
             pop = q.popleft
-            records = [pop() for _ in range(n)]
-            start = 0
-            chunk = 0
-            count = 0
-            for i, r in enumerate(records):
+            entries = [pop() for _ in range(n)]
+            # every entry holds one data record except a GAP (see ThreadState), counted at C speed
+            count = n - sum(map(bytes.startswith, entries, itertools.repeat(_GAP_TYPE, n)))
+            total = sum(map(len, entries))
+            if size + total + 12 <= self.frame_bytes:  # the common case: the whole block fits
+                block = w.block(st.tid, entries)
+                payload.append(block)
+                size += len(block)
+                data += count
+                continue
+            start = chunk = count = 0
+            for i, r in enumerate(entries):  # split the thread's entries over frames
                 if size + chunk + len(r) + 12 > self.frame_bytes and (chunk or payload):
                     if chunk:
-                        payload.append(w.block(st.tid, records[start:i]))
+                        payload.append(w.block(st.tid, entries[start:i]))
                     self._emit_data(payload, data + count)
                     payload, size, data, start, chunk, count = [], 0, 0, i, 0, 0
                 chunk += len(r)
-                if r[0] <= w.LAST_DATA_RECORD:
+                if r[0] != w.GAP:
                     count += 1
             if chunk:
-                block = w.block(st.tid, records[start:])
+                block = w.block(st.tid, entries[start:])
                 payload.append(block)
                 size += len(block)
                 data += count
