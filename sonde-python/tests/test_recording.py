@@ -8,9 +8,10 @@ import sys
 import tempfile
 import threading
 import unittest
+import uuid
 
 import sonde
-from sonde import _read
+from sonde import _monitor, _read
 from sonde import _wire as w
 
 # where the sonde under test comes from (the installed package, or src/ on PYTHONPATH): child processes use the same
@@ -262,6 +263,46 @@ class ProbeTest(Recording):
                     self.assertGreaterEqual(depth, 0)
             self.assertEqual(depth, 0)
             self.assertEqual(sum(1 for r in recs if r[0] == "TRACE_START"), 2000)
+
+
+class FailingFileSink(_monitor.FileSink):
+    """Fails its fail_at-th write (counted from the stream header of segment 0), once."""
+
+    def __init__(self, directory, agent_id, fail_at):
+        super().__init__(directory, agent_id)
+        self.writes = 0
+        self.fail_at = fail_at
+
+    def write(self, data):
+        self.writes += 1
+        if self.writes == self.fail_at:
+            self._file.write(data[:len(data) // 2])  # half a frame reached the file: cut back later
+            raise OSError(28, "No space left on device (simulated)")
+        super().write(data)
+
+
+class FileFailureTest(Recording):
+    def test_a_failed_write_cuts_the_segment_back_and_the_run_goes_on_in_the_next(self):
+        registry = _monitor.Registry()
+        probe = registry.probe("job.run")
+        sink = FailingFileSink(self.dir, uuid.uuid4(), fail_at=4)  # header, registry frame, frame 1, then fail
+        session = _monitor.Session(sink, agent_id=sink.agent_id, registry=registry)
+        session.open()
+        t = session.new_thread_state()
+        for round_ in range(3):
+            for i in range(5):
+                t.enter(probe, 1000 * round_ + 2 * i)
+                t.exit(probe, 1000 * round_ + 2 * i + 1)
+            session.flush()
+        session.close()
+        names = sorted(os.listdir(self.dir))
+        self.assertEqual(len(names), 2, names)
+        frames, _registry = self.read()
+        self.assertEqual(frames[-1].trailer, (30, 30, {}))
+        self.assertEqual([f.sequence for f in frames], sorted(f.sequence for f in frames))
+        second = _read.read_stream(open(os.path.join(self.dir, names[1]), "rb").read())[1]
+        self.assertEqual([tid for tid, _ in second[0].blocks], [0], "the new segment starts with a registry frame")
+        self.assertEqual(sum(1 for f in frames for tid, recs in f.blocks if tid for r in recs if r[0] == "ENTER"), 15)
 
 
 class EnvironmentStartTest(unittest.TestCase):
