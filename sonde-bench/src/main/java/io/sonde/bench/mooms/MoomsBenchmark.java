@@ -42,15 +42,7 @@ public final class MoomsBenchmark {
             for (int round = 0; round < o.rounds; round++) {
                 List<Configuration> order = new ArrayList<>(configs);
                 if (round % 2 == 1) Collections.reverse(order); // drift hits the configurations alike
-                order.add(0, Configuration.none());
-                order.add(Configuration.none()); // the baseline twice per round: its spread is the noise
-                for (Configuration c : order) {
-                    Measurement m = runner.measure(c, round);
-                    all.add(m);
-                    System.out.printf("  round %d  %-26s %9.1f ns/request%s%n", round + 1, c.name(), m.meanNs(),
-                            m.received().length == 0 ? "" : String.format("  received %d of %d, lost %d", m.receivedTotal(),
-                                    m.expectedPerReader() * m.received().length, m.lostTotal()));
-                }
+                all.addAll(round(runner, order, round));
             }
         }
         double loadEnd = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
@@ -63,12 +55,45 @@ public final class MoomsBenchmark {
         }
     }
 
-    /** Everything but the baseline, which each round measures at its start and end. */
+    /**
+     * One round: the baseline (none) before the first configuration, between any two and after the
+     * last, so each configuration is compared with the un-instrumented server measured right before
+     * and right after it, and each inner baseline measurement with its two neighbours (that spread
+     * is the noise).
+     */
+    private static List<Measurement> round(Runner runner, List<Configuration> order, int round) throws Exception {
+        List<Measurement> nones = new ArrayList<>();
+        List<Measurement> measured = new ArrayList<>();
+        nones.add(runner.measure(Configuration.none(), round));
+        for (Configuration c : order) {
+            Measurement m = runner.measure(c, round);
+            measured.add(m);
+            System.out.printf("  round %d  %-26s %9.1f ns/request%s%n", round + 1, c.name(), m.meanNs(), m.received().length == 0 ? ""
+                    : String.format("  received %d of %d, lost %d", m.receivedTotal(), m.expectedPerReader() * m.received().length,
+                            m.lostTotal()));
+            nones.add(runner.measure(Configuration.none(), round));
+        }
+        List<Measurement> result = new ArrayList<>();
+        for (int i = 0; i < nones.size(); i++) {
+            Measurement.Baseline before = Measurement.Baseline.of(nones.get(i > 0 ? i - 1 : i + 1));
+            Measurement.Baseline after = i + 1 < nones.size() ? Measurement.Baseline.of(nones.get(i + 1)) : before;
+            result.add(nones.get(i).withBaseline(Measurement.Baseline.mean(before, after)));
+        }
+        for (int i = 0; i < measured.size(); i++) {
+            result.add(measured.get(i).withBaseline(Measurement.Baseline.mean(Measurement.Baseline.of(nones.get(i)),
+                    Measurement.Baseline.of(nones.get(i + 1)))));
+        }
+        return result;
+    }
+
+    /** Everything but the baseline, which {@link #round} measures between them. */
     static List<Configuration> configurations(MoomsOptions o) {
         List<Configuration> list = new ArrayList<>();
         list.add(Configuration.idle());
         for (String q : o.qos) {
-            for (int n : o.observers) list.add(Configuration.sonde(q, o.flush(), n));
+            for (int n : o.observers) {
+                if (n > 0) list.add(Configuration.sonde(q, o.flush(), n)); // 0 observers is idle, measured anyway
+            }
         }
         for (int n : o.jmxListeners) list.add(Configuration.jmx(n));
         return list;
@@ -100,11 +125,12 @@ public final class MoomsBenchmark {
                 long drainStart = System.nanoTime();
                 awaitDrain(readers, Measurement.EVENTS_PER_REQUEST * requests);
                 long drainMillis = (System.nanoTime() - drainStart) / 1_000_000;
-                Long serverLost = null;
-                if (c.system().equals("sonde")) serverLost = Long.parseLong(server.send("stats", "stats", 30).get("lost"));
+                Map<String, String> stats = server.send("stats", "stats", 30);
+                Long serverLost = c.system().equals("sonde") ? Long.parseLong(stats.get("lost")) : null;
                 return new Measurement(c, round, requests, Long.parseLong(r.get("timed")), Long.parseLong(r.get("nanos")),
                         Long.parseLong(r.get("block-median-ns")), snapshot(readers.received), snapshot(readers.lost), serverLost,
-                        drainMillis);
+                        drainMillis, Long.parseLong(r.get("thread-cpu-nanos")),
+                        Long.parseLong(stats.get("threads-cpu-nanos")), null);
             }
         }
 

@@ -21,11 +21,11 @@ final class MoomsOptions {
     long flushMs = 10;
     List<Integer> jmxListeners = List.of(0, 1, 2, 3, 4, 5);
     /** Timed requests per measurement (at most). */
-    int requests = 100_000;
+    int requests = 50_000;
     /** Untimed requests before them (their events are counted too). */
-    int warmup = 10_000;
+    int warmup = 5_000;
     /** A measurement stops after this long even if fewer requests ran. */
-    long maxMs = 1500;
+    long maxMs = 1000;
     /** Iterations of the business work per request ({@link Workload#businessWork}). */
     int work = 2000;
 
@@ -44,7 +44,7 @@ final class MoomsOptions {
                 case "--json" -> o.json = Path.of(v);
                 case "--out" -> o.out = Path.of(v);
                 case "--rounds" -> o.rounds = (int) OptionArgs.parseLong(opt, v, 1);
-                case "--observers" -> o.observers = counts(opt, v, 1);
+                case "--observers" -> o.observers = counts(opt, v, 0);
                 case "--jmx-listeners" -> o.jmxListeners = counts(opt, v, 0);
                 case "--qos" -> {
                     o.qos = List.of(v.split(","));

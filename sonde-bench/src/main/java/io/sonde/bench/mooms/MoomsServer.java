@@ -8,9 +8,11 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -27,8 +29,12 @@ import java.util.Map;
  *   <li>{@code run WORKLOAD SESSIONS WARMUP REQUESTS MAX_MS}: waits until exactly SESSIONS observer
  *       sessions are open (so "idle" is measured with none), runs WARMUP untimed requests, then up to
  *       REQUESTS timed ones in blocks of {@value #BLOCK} (stopping early after MAX_MS); answers
- *       {@code mooms result requests=ALL timed=N nanos=T block-median-ns=M}</li>
- *   <li>{@code stats}: {@code mooms stats sessions=N lost=L}: events the open sessions dropped (queue full)</li>
+ *       {@code mooms result requests=ALL timed=N nanos=T block-median-ns=M thread-cpu-nanos=C}
+ *       (C: the request thread's CPU time over the timed requests)</li>
+ *   <li>{@code stats}: {@code mooms stats sessions=N lost=L threads-cpu-nanos=C}: events the open sessions
+ *       dropped (queue full), and the CPU time every Java thread of the server used since the first
+ *       timed request of the last run (asked after the readers drained, so Sonde's dispatchers and
+ *       endpoint threads and JMX's connector threads have done their work)</li>
  *   <li>{@code quit}</li>
  * </ul>
  * A failed command answers {@code mooms error MESSAGE} and the server goes on.
@@ -36,11 +42,14 @@ import java.util.Map;
 public final class MoomsServer {
     /** Requests per timed block. */
     static final int BLOCK = 100;
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private final LiveTree live;
     private final Map<String, Workload> workloads = new LinkedHashMap<>();
     /** Strictly increasing over the whole run, so every request changes the attribute. */
     private long nextValue = 1;
+    /** CPU time per Java thread when the last run's timed requests began. */
+    private Map<Long, Long> cpuAtStart = Map.of();
 
     private MoomsServer(LiveTree live) {
         this.live = live;
@@ -94,7 +103,7 @@ public final class MoomsServer {
             case "stats": {
                 long lost = 0;
                 for (ObserverSession s : live.sessions()) lost += s.overflowCount();
-                return "stats sessions=" + live.sessions().size() + " lost=" + lost;
+                return "stats sessions=" + live.sessions().size() + " lost=" + lost + " threads-cpu-nanos=" + threadsCpuSince(cpuAtStart);
             }
             default:
                 throw new IllegalArgumentException("unknown command '" + cmd[0] + "'");
@@ -117,6 +126,8 @@ public final class MoomsServer {
         long[] blocks = new long[(requests + BLOCK - 1) / BLOCK];
         int n = 0;
         int timed = 0;
+        cpuAtStart = threadsCpu();
+        long threadCpuStart = THREADS.getCurrentThreadCpuTime();
         long start = System.nanoTime();
         long now = start;
         while (timed < requests && now - start < maxNanos) {
@@ -127,9 +138,31 @@ public final class MoomsServer {
             blocks[n++] = (now - t0) / k;
             timed += k;
         }
+        long threadCpu = THREADS.getCurrentThreadCpuTime() - threadCpuStart;
         long[] sorted = Arrays.copyOf(blocks, n);
         Arrays.sort(sorted);
         return "result requests=" + (warmup + timed) + " timed=" + timed + " nanos=" + (now - start)
-                + " block-median-ns=" + (n == 0 ? 0 : sorted[n / 2]) + " sink=" + (w.sink() & 1);
+                + " block-median-ns=" + (n == 0 ? 0 : sorted[n / 2]) + " thread-cpu-nanos=" + threadCpu + " sink=" + (w.sink() & 1);
+    }
+
+    /** CPU time of every live Java thread, by thread id. */
+    private static Map<Long, Long> threadsCpu() {
+        Map<Long, Long> m = new HashMap<>();
+        for (long id : THREADS.getAllThreadIds()) {
+            long t = THREADS.getThreadCpuTime(id);
+            if (t >= 0) m.put(id, t);
+        }
+        return m;
+    }
+
+    /**
+     * CPU time the live Java threads used since {@code start} (a thread born since counts whole).
+     * Per thread, with nanosecond clocks: the process's CPU time is counted in 10 ms ticks, too coarse
+     * here. Not included: GC and JIT threads (not Java threads), and threads that ended meanwhile.
+     */
+    private static long threadsCpuSince(Map<Long, Long> start) {
+        long sum = 0;
+        for (Map.Entry<Long, Long> e : threadsCpu().entrySet()) sum += e.getValue() - start.getOrDefault(e.getKey(), 0L);
+        return sum;
     }
 }

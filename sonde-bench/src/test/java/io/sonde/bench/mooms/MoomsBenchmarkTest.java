@@ -29,9 +29,14 @@ class MoomsBenchmarkTest {
         List<String> names = new ArrayList<>();
         for (JsonNode c : n.get("configurations")) {
             names.add(c.get("name").asText());
-            assertThat(c.get("nsPerRequest").asDouble()).as(c.get("name").asText()).isPositive();
-            for (String field : List.of("relativeOverhead", "relativeOverheadMin", "relativeOverheadMax", "addedNsPerRequest",
-                    "eventsExpected", "eventsReceived", "eventsLostReported", "eventsLostAtServer", "eventsMissing", "rounds")) {
+            for (String measure : List.of("wall", "cpu", "thread")) {
+                JsonNode x = c.get(measure);
+                assertThat(x.get("nsPerRequest").asDouble()).as(c.get("name").asText() + " " + measure).isPositive();
+                for (String field : List.of("relativeOverhead", "relativeOverheadMin", "relativeOverheadMax")) {
+                    assertThat(x.get(field).isNumber()).as(c.get("name").asText() + " " + measure + " " + field).isTrue();
+                }
+            }
+            for (String field : List.of("eventsExpected", "eventsReceived", "eventsLostReported", "eventsLostAtServer", "eventsMissing", "rounds")) {
                 assertThat(c.has(field)).as(c.get("name").asText() + " has " + field).isTrue();
             }
             int readers = c.get("readers").asInt();
@@ -51,20 +56,33 @@ class MoomsBenchmarkTest {
         assertThat(names).containsExactly("none", "idle", "sonde immediate x1", "sonde immediate x2", "sonde batch-10 x1",
                 "sonde batch-10 x2", "sonde periodic-10ms x1", "sonde periodic-10ms x2", "jmx x0", "jmx x1", "jmx x2");
         JsonNode none = n.get("configurations").get(0);
-        assertThat(none.get("rounds")).hasSize(2); // the baseline is measured twice per round
+        assertThat(none.get("rounds")).hasSize(names.size()); // the baseline before, between and after the others
+        for (JsonNode m : n.get("configurations").get(1).get("rounds")) {
+            assertThat(m.get("baselineNsPerRequest").asDouble()).isPositive();
+        }
         assertThat(n.get("goals").get("comparedReaders").asInt()).isEqualTo(2);
-        assertThat(n.get("goals").get("sondeAgainstJmx").size()).isEqualTo(3);
-        assertThat(n.get("goals").has("idleWithinNoise")).isTrue();
+        for (String measure : List.of("wall", "cpu", "thread")) {
+            JsonNode g = n.get("goals").get(measure);
+            assertThat(g.get("sondeAgainstJmx").size()).as(measure).isEqualTo(3);
+            assertThat(g.get("idleWithinNoise").isBoolean()).as(measure).isTrue();
+            assertThat(g.get("noise").isNumber()).as(measure).isTrue();
+        }
     }
 
     @Test
     void badOptionsAreNamed() {
         assertThatThrownBy(() -> MoomsOptions.parse(new String[] {"--qos", "batch-0"})).hasMessageContaining("batch-0");
         assertThatThrownBy(() -> MoomsOptions.parse(new String[] {"--qos", "periodic-10"})).hasMessageContaining("periodic-10");
-        assertThatThrownBy(() -> MoomsOptions.parse(new String[] {"--observers", "0"})).hasMessageContaining("--observers");
+        assertThatThrownBy(() -> MoomsOptions.parse(new String[] {"--observers", "1,x"})).hasMessageContaining("--observers");
         assertThatThrownBy(() -> MoomsOptions.parse(new String[] {"--jmx-listeners", "65"})).hasMessageContaining("above the maximum 64");
         assertThatThrownBy(() -> MoomsOptions.parse(new String[] {"--rounds"})).hasMessageContaining("needs a value");
         assertThatThrownBy(() -> MoomsOptions.parse(new String[] {"--frobnicate", "1"})).hasMessageContaining("unknown option --frobnicate");
+    }
+
+    @Test
+    void zeroObserversMeansOnlyIdleForSonde() {
+        MoomsOptions o = MoomsOptions.parse(new String[] {"--observers", "0", "--jmx-listeners", "0"});
+        assertThat(MoomsBenchmark.configurations(o)).extracting(Configuration::name).containsExactly("idle", "jmx x0");
     }
 
     @Test
