@@ -73,6 +73,18 @@ public final class MoomsBenchmark {
                             m.lostTotal()));
             nones.add(runner.measure(Configuration.none(), round));
         }
+        return withBaselines(nones, measured);
+    }
+
+    /**
+     * Gives each measurement its baseline: {@code measured[i]} ran between {@code nones[i]} and
+     * {@code nones[i + 1]} and gets their mean; each baseline measurement gets the mean of its two
+     * neighbours (the first and the last their one neighbour).
+     */
+    static List<Measurement> withBaselines(List<Measurement> nones, List<Measurement> measured) {
+        if (nones.size() != measured.size() + 1 || nones.size() < 2) {
+            throw new IllegalArgumentException(nones.size() + " baseline runs around " + measured.size() + " measurements");
+        }
         List<Measurement> result = new ArrayList<>();
         for (int i = 0; i < nones.size(); i++) {
             Measurement.Baseline before = Measurement.Baseline.of(nones.get(i > 0 ? i - 1 : i + 1));
