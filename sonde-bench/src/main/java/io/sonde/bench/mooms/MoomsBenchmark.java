@@ -20,6 +20,12 @@ import javax.management.remote.JMXServiceURL;
 public final class MoomsBenchmark {
     private MoomsBenchmark() {}
 
+    /**
+     * Runs the benchmark (options: {@link MoomsOptions#USAGE}, docs/benchmarks.md), prints the table
+     * and writes the JSON when {@code --json} is given.
+     *
+     * @throws IllegalArgumentException for a bad option, naming it
+     */
     public static void main(String[] args) throws Exception {
         MoomsOptions o = MoomsOptions.parse(args);
         List<Configuration> configs = configurations(o);
