@@ -43,7 +43,7 @@ final class MoomsOptions {
             switch (opt) {
                 case "--json" -> o.json = Path.of(v);
                 case "--out" -> o.out = Path.of(v);
-                case "--rounds" -> o.rounds = (int) OptionArgs.parseLong(opt, v, 1);
+                case "--rounds" -> o.rounds = (int) Math.min(1_000, OptionArgs.parseLong(opt, v, 1));
                 case "--observers" -> o.observers = counts(opt, v, 0);
                 case "--jmx-listeners" -> o.jmxListeners = counts(opt, v, 0);
                 case "--qos" -> {
