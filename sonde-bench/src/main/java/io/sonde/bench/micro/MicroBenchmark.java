@@ -34,6 +34,7 @@ public final class MicroBenchmark {
         CASES.put("file", "file");
         CASES.put("field-write", "fieldWrite");
         CASES.put("sensor-idle", "sensorIdle");
+        CASES.put("sensor-active", "sensorActive");
         CASES.put("handoff-plain", "handoffPlain");
         CASES.put("handoff-traced", "handoffTraced");
     }
