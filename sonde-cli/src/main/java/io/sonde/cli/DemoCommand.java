@@ -175,6 +175,7 @@ public final class DemoCommand implements Callable<Integer> {
         try (ShopLive shopLive = new ShopLive(Sonde.live(), threads)) {
             o.println("observe endpoint on " + address + ", token in " + tokenFile + " (readable only by you)");
             o.println("  follow the shop:  ./sonde watch " + address + " 'shop/**'" + tokenArg);
+            o.println("  only the stock:   ./sonde watch " + address + " 'shop/stock/**'" + tokenArg);
             o.println("  list its objects: ./sonde ls " + address + "/shop" + tokenArg);
             o.println("  stock levels now: ./sonde get " + address + "/shop/stock/*/level" + tokenArg);
             o.println();

@@ -90,7 +90,10 @@ class LiveCommandsTest {
         List<String> rows = lines(r[1]);
         assertThat(rows).hasSize(6).allMatch(l -> l.matches("shop/stock/\\w+/level +-?\\d+ +items"));
 
-        Object[] w = sonde("get", address + "/shop/workers/0", "--token-file", token, "--json"); // an object: its attributes
+        Object[] below = sonde("get", address + "/shop/stock", "--token-file", token); // an object: the attributes below
+        assertThat(lines(below[1])).hasSize(6).allMatch(l -> l.startsWith("shop/stock/"));
+
+        Object[] w = sonde("get", address + "/shop/workers/0", "--token-file", token, "--json");
         assertThat(w[0]).isEqualTo(0);
         assertThat((String) w[1]).contains("\"path\": \"shop/workers/0/busy\"", "\"path\": \"shop/workers/0/completed\"")
                 .containsPattern("\"value\": \\d+, \"unit\": \"orders\", \"time_ns\": \\d+");

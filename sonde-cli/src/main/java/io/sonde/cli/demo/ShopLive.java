@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class ShopLive implements AutoCloseable {
     /** Finished orders kept in the tree, so that {@code sonde ls} always finds some. */
-    static final int RECENT_ORDERS = 12;
+    static final int RECENT_ORDERS = 8;
     static final String[] ITEMS = {"apple", "pear", "plum", "fig", "kiwi", "lime"};
     private static final long START_LEVEL = 400;
     private static final long RESTOCK_BELOW = 40;

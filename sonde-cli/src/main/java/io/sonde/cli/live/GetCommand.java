@@ -15,11 +15,11 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code sonde get HOST:PORT/PATH}: reads the current values of the attributes at PATH (a glob;
- * an object's path reads its attributes) in a running process, now.
+ * an object's path reads the attributes below it) in a running process, now.
  */
 @Command(name = "get", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Reads the current value of attributes of a running process (observe endpoint), now.",
-            "PATH names an attribute, an object (its attributes) or is a pattern such as shop/stock/*/level."})
+            "PATH names an attribute, an object (the attributes below it) or is a pattern such as shop/stock/*/level."})
 public final class GetCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "HOST:PORT/PATH", description = "the observe endpoint and the attribute path or pattern")
     String target;
@@ -39,7 +39,7 @@ public final class GetCommand implements Callable<Integer> {
         List<AttributeReading> values;
         try (ObserverClient c = observe.connect(a, (sub, events) -> {})) {
             values = c.get(a.path());
-            if (values.isEmpty() && ObserveAddress.isLiteral(a.path())) values = c.get(a.path() + "/*"); // an object: its attributes
+            if (values.isEmpty() && ObserveAddress.isLiteral(a.path())) values = c.get(a.path() + "/**"); // an object: the attributes below
         } catch (IOException e) {
             throw ObserveOptions.failure(a, e);
         }

@@ -120,8 +120,9 @@ public final class WatchCommand implements Callable<Integer> {
                 throw ObserveOptions.failure(a, e);
             }
             if (!terminal && !json) System.err.println(header.substring("sonde ".length()));
-            int rows = envInt("LINES", 40) - 4;
-            int width = envInt("COLUMNS", 120);
+            int[] size = terminal ? terminalSize() : new int[] {40, 120};
+            int rows = size[0] - 4;
+            int width = size[1];
             while (true) {
                 long left = Math.max(0, deadline - System.nanoTime());
                 boolean ended = session.ended.await(Math.min(terminal ? 250 : 1000, TimeUnit.NANOSECONDS.toMillis(left) + 1),
@@ -140,6 +141,23 @@ public final class WatchCommand implements Callable<Integer> {
             System.err.println("sonde watch: " + m);
         }
         return 0;
+    }
+
+    /** Rows and columns of the terminal: {@code stty size} on it, else LINES and COLUMNS, else 40 x 120. */
+    private static int[] terminalSize() {
+        try {
+            Process p = new ProcessBuilder("stty", "size").redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/tty")))
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            String[] rc = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim().split(" ");
+            if (p.waitFor(2, TimeUnit.SECONDS) && rc.length == 2) {
+                return new int[] {Math.max(10, Integer.parseInt(rc[0])), Math.max(40, Integer.parseInt(rc[1]))};
+            }
+        } catch (IOException | RuntimeException e) {
+            // no stty or no terminal: the environment's or the default size
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return new int[] {envInt("LINES", 40), envInt("COLUMNS", 120)};
     }
 
     private static int envInt(String name, int otherwise) {

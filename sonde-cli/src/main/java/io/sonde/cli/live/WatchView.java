@@ -43,6 +43,7 @@ final class WatchView {
         String value = "";
         long lastNanos;
         long firstNanos;
+        long events;
         final long[] slotCounts = new long[WINDOW_SLOTS];
         final long[] slotIndex = new long[WINDOW_SLOTS];
 
@@ -81,6 +82,7 @@ final class WatchView {
             default -> "- " + e.childPath().substring(e.childPath().lastIndexOf('/') + 1);
         };
         r.lastNanos = nowNanos;
+        r.events++;
         r.count(nowNanos);
     }
 
@@ -95,7 +97,7 @@ final class WatchView {
         for (Map.Entry<String, Row> e : rows.entrySet()) {
             if (shown++ == maxRows) break;
             Row r = e.getValue();
-            cells.add(new String[] {e.getKey(), cut(r.value, 32), String.format(java.util.Locale.ROOT, "%.1f/s", r.rate(nowNanos)),
+            cells.add(new String[] {e.getKey(), cut(r.value, 32), r.events < 2 ? "-" : String.format(java.util.Locale.ROOT, "%.1f/s", r.rate(nowNanos)),
                 String.format(java.util.Locale.ROOT, "%.1f s ago", (nowNanos - r.lastNanos) / 1e9)});
         }
         StringBuilder b = new StringBuilder(drawn ? "\033[H" : "\033[H\033[2J");
@@ -115,8 +117,15 @@ final class WatchView {
         return s.length() <= width ? s : s.substring(0, Math.max(0, width - 1)) + "~";
     }
 
-    /** A value as users read it: numbers and booleans as Java prints them, strings as they are, null as "null". */
+    /**
+     * A value as users read it: a double to six significant digits ({@code 145.89956738} as {@code 145.9}),
+     * other numbers, booleans and strings as they are, null as "null".
+     */
     static String text(Object v) {
+        if (v instanceof Double d && !d.isNaN() && !d.isInfinite() && d != 0.0) {
+            java.math.BigDecimal b = new java.math.BigDecimal(d).round(new java.math.MathContext(6)).stripTrailingZeros();
+            return Math.abs(d) >= 1e-4 && Math.abs(d) < 1e12 ? b.toPlainString() : b.toString();
+        }
         return String.valueOf(v);
     }
 }
