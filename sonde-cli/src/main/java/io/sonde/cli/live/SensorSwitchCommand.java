@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Parameters;
 
 /**
  * {@code sonde suspend} and {@code sonde resume}: switch the sensors matching a pattern off and on
@@ -13,11 +12,8 @@ import picocli.CommandLine.Parameters;
  * created later, until resumed).
  */
 public abstract class SensorSwitchCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "HOST:PORT", description = "the observe endpoint")
-    String target;
-
-    @Parameters(index = "1", paramLabel = "PATTERN", description = "path pattern of the sensors, such as 'jvm/**' or shop/stock/*/level")
-    String pattern;
+    @Mixin
+    EndpointPattern target;
 
     @Mixin
     ObserveOptions observe;
@@ -27,7 +23,8 @@ public abstract class SensorSwitchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ObserveAddress a = ObserveAddress.parse(target, false);
+        ObserveAddress a = target.address();
+        String pattern = target.pattern;
         int n;
         try (ObserverClient c = observe.connect(a, (sub, events) -> {})) {
             n = suspends() ? c.suspend(pattern) : c.resume(pattern);

@@ -20,7 +20,6 @@ import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /**
  * {@code sonde watch HOST:PORT PATTERN}: subscribes to the events of the sensors matching PATTERN in
@@ -35,11 +34,8 @@ import picocli.CommandLine.Parameters;
 public final class WatchCommand implements Callable<Integer> {
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneId.systemDefault());
 
-    @Parameters(index = "0", paramLabel = "HOST:PORT", description = "the observe endpoint")
-    String target;
-
-    @Parameters(index = "1", paramLabel = "PATTERN", description = "path pattern of the sensors, such as 'shop/**' or 'jvm/memory/*'")
-    String pattern;
+    @Mixin
+    EndpointPattern target;
 
     @Mixin
     ObserveOptions observe;
@@ -102,7 +98,8 @@ public final class WatchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        ObserveAddress a = ObserveAddress.parse(target, false);
+        ObserveAddress a = target.address();
+        String pattern = target.pattern;
         DeliveryQos qos = qos();
         if (count != null && seconds != null) throw new UsageError("--count and --seconds do not go together: choose one");
         if (count != null && count < 1) throw new UsageError("--count must be at least 1, got " + count);
