@@ -133,10 +133,10 @@ public final class DemoCommand implements Callable<Integer> {
         } catch (IllegalStateException e) {
             throw new UserError(e.getMessage());
         }
-        double seconds = (System.nanoTime() - start) / 1e9;
+        double elapsed = (System.nanoTime() - start) / 1e9;
 
         o.printf(Locale.ROOT, "ran in %.2f s: %d orders completed, %d declined (recorded as exceptions)%n",
-                seconds, shop.completed(), shop.declined());
+                elapsed, shop.completed(), shop.declined());
         o.printf(Locale.ROOT, "records produced %d, written %d, dropped %d; log: %d file(s), %s%n%n",
                 counters.produced(), counters.written(), counters.dropped(), files(out).size(), bytes(out));
 
