@@ -24,8 +24,8 @@ import picocli.CommandLine.Parameters;
  * or as JSON.
  */
 @Command(name = "ls", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Lists the monitored objects and attributes of a running process (observe endpoint) below PATH:",
-            "object types, attribute value types, units, ids and descriptions."})
+        description = {"Lists the monitored objects and attributes of a running process (observe endpoint) below PATH.",
+            "Object types, attribute value types, units, ids and descriptions."})
 public final class LsCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "HOST:PORT[/PATH]",
             description = "the observe endpoint, and a path or pattern in its tree (default: the whole tree)")

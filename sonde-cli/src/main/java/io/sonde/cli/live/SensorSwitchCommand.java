@@ -38,8 +38,8 @@ public abstract class SensorSwitchCommand implements Callable<Integer> {
 
     /** {@code sonde suspend}. */
     @Command(name = "suspend", mixinStandardHelpOptions = true,
-            description = {"Suspends the sensors matching PATTERN in a running process (observe endpoint): they generate no",
-                "events for any observer until resumed; matching sensors created later start suspended."})
+            description = {"Suspends the sensors matching PATTERN in a running process (observe endpoint).",
+                "They generate no events for any observer until resumed; matching sensors created later start suspended."})
     public static final class Suspend extends SensorSwitchCommand {
         @Override
         boolean suspends() {
@@ -49,8 +49,8 @@ public abstract class SensorSwitchCommand implements Callable<Integer> {
 
     /** {@code sonde resume}. */
     @Command(name = "resume", mixinStandardHelpOptions = true,
-            description = {"Resumes the sensors matching PATTERN in a running process (observe endpoint) and ends a",
-                "suspension made with the same pattern."})
+            description = {"Resumes the sensors matching PATTERN in a running process (observe endpoint).",
+                "Also ends a suspension made with the same pattern."})
     public static final class Resume extends SensorSwitchCommand {
         @Override
         boolean suspends() {

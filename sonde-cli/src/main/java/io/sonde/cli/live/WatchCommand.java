@@ -29,8 +29,8 @@ import picocli.CommandLine.Option;
  * {@code --seconds}, when the process closes the connection, or on Ctrl-C.
  */
 @Command(name = "watch", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Follows the live events of the sensors matching PATTERN in a running process (observe endpoint):",
-            "value changes, objects added and removed. On a terminal a view refreshed in place; otherwise one line per event."})
+        description = {"Follows the live events of the sensors matching PATTERN in a running process (observe endpoint).",
+            "Value changes, objects added and removed: on a terminal a view refreshed in place, otherwise one line per event."})
 public final class WatchCommand implements Callable<Integer> {
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneId.systemDefault());
 
