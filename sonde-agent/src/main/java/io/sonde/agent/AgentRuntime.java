@@ -97,6 +97,7 @@ public final class AgentRuntime {
             instrumenter.onProgress((woven, total) -> publishWeaving(new AgentState.Weaving(false, woven, total, 0)));
         }
         BudgetController budget = startBudget(catalog);
+        CoreBinding.startObserve();
         String status = "monitoring " + o.methods().rules().size() + " method rule(s) from "
                 + String.join(", ", o.sources()) + (dynamic ? ", loaded by attach" : ", loaded by -javaagent")
                 + (o.probesOn() ? "" : ", probes started off");

@@ -3,8 +3,11 @@ package io.sonde.agent;
 import io.sonde.agent.config.AgentOptions;
 import io.sonde.agent.instrument.ProbeCatalog;
 import io.sonde.agent.pattern.ThreadFilter;
+import io.sonde.api.Sonde;
 import io.sonde.core.config.ConfigException;
+import io.sonde.core.config.ConfigKey;
 import io.sonde.core.config.SondeConfig;
+import io.sonde.core.live.ObserveStartup;
 import io.sonde.core.pipeline.Pipeline;
 import io.sonde.core.pipeline.RecordCounts;
 import io.sonde.core.probe.ProbeRuntime;
@@ -39,6 +42,27 @@ final class CoreBinding {
             return List.of(e.getMessage());
         } catch (RuntimeException e) {
             return List.of("cannot start the monitor: " + e);
+        }
+    }
+
+    /**
+     * Starts the observe endpoint when the options say {@code observe=on} (on the process-wide live
+     * tree, {@code Sonde.live()}), and logs where it listens and where its token is. A failure (port
+     * in use, a token file others may read) is logged; monitoring goes on without the endpoint.
+     */
+    static void startObserve() {
+        SondeConfig c = pipeline.config();
+        if (!"on".equals(c.get(ConfigKey.OBSERVE).trim())) {
+            return;
+        }
+        try {
+            ObserveStartup.Started s = ObserveStartup.start(Sonde.live(), c.getInt(ConfigKey.OBSERVE_PORT),
+                    c.get(ConfigKey.OBSERVE_TOKEN_FILE),
+                    ObserveStartup.generatedTokenDir(c.get(ConfigKey.WRITER), c.get(ConfigKey.FILE_DIR)));
+            AgentLog.info(s.describe() + "; try: sonde ls 127.0.0.1:" + s.service().port() + " --token-file "
+                    + s.tokenFile().toAbsolutePath());
+        } catch (RuntimeException | LinkageError e) {
+            AgentLog.info("observe=on: the observe endpoint did not start, monitoring goes on without it: " + e.getMessage());
         }
     }
 

@@ -1,5 +1,6 @@
 package io.sonde.cli;
 
+import io.sonde.cli.live.JsonText;
 import io.sonde.collector.database.ArchiveQuery;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -168,24 +169,6 @@ public final class QueryCommand implements Callable<Integer> {
     }
 
     private static String quote(String s) {
-        StringBuilder b = new StringBuilder("\"");
-        for (int i = 0; i < s.length(); i++) {
-            char ch = s.charAt(i);
-            switch (ch) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                default -> {
-                    if (ch < 0x20) {
-                        b.append(String.format("\\u%04x", (int) ch));
-                    } else {
-                        b.append(ch);
-                    }
-                }
-            }
-        }
-        return b.append('"').toString();
+        return JsonText.quote(s);
     }
 }

@@ -1,5 +1,9 @@
 package io.sonde.cli;
 
+import io.sonde.cli.live.GetCommand;
+import io.sonde.cli.live.LsCommand;
+import io.sonde.cli.live.SensorSwitchCommand;
+import io.sonde.cli.live.WatchCommand;
 import io.sonde.core.config.ConfigException;
 import io.sonde.core.control.ProbeControlException;
 import java.io.IOException;
@@ -37,6 +41,8 @@ import picocli.CommandLine.Command;
             SimulateCommand.class,
             ValidateModelCommand.class,
             AttachCommand.class, ProbesCommand.class,
+            LsCommand.class, GetCommand.class, WatchCommand.class,
+            SensorSwitchCommand.Suspend.class, SensorSwitchCommand.Resume.class,
         })
 public final class SondeCommand implements Runnable {
 

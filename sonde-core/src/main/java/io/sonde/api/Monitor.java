@@ -1,5 +1,6 @@
 package io.sonde.api;
 
+import io.sonde.core.live.ObserveStartup;
 import io.sonde.core.pipeline.Pipeline;
 import io.sonde.core.probe.ProbeRuntime;
 import io.sonde.format.Format;
@@ -13,9 +14,22 @@ import java.util.UUID;
  */
 public final class Monitor implements AutoCloseable {
     private final Pipeline pipeline;
+    /** The observe endpoint started with this monitor (configuration key {@code observe=on}), or null. */
+    private volatile ObserveStartup.Started observe;
 
     Monitor(Pipeline pipeline) {
         this.pipeline = pipeline;
+    }
+
+    void observeWith(ObserveStartup.Started started) {
+        observe = started;
+        System.err.println("sonde: " + started.describe());
+    }
+
+    /** The port of the observe endpoint started with this monitor ({@code observe=on}), or -1 if none. */
+    public int observePort() {
+        ObserveStartup.Started o = observe;
+        return o == null ? -1 : o.service().port();
     }
 
     /** The pipeline underneath; reached from outside through {@code io.sonde.api.internal}. */
@@ -89,6 +103,8 @@ public final class Monitor implements AutoCloseable {
     /** Drains all buffers, writes the trailer and closes the writer. Idempotent. */
     @Override
     public void close() {
+        ObserveStartup.Started o = observe;
+        if (o != null) o.service().close();
         pipeline.close();
         Sonde.clearCurrent(this);
     }

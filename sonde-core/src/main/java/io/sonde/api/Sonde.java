@@ -2,7 +2,9 @@ package io.sonde.api;
 
 import io.sonde.api.live.LiveTree;
 import io.sonde.core.buffer.ThreadBuffer;
+import io.sonde.core.config.ConfigKey;
 import io.sonde.core.config.SondeConfig;
+import io.sonde.core.live.ObserveStartup;
 import io.sonde.core.live.LiveRuntime;
 import io.sonde.core.pipeline.Pipeline;
 import io.sonde.core.probe.Probes;
@@ -42,7 +44,18 @@ public final class Sonde {
      * {@code io.sonde.api.internal} (the configuration object is not API).
      */
     static Monitor start(SondeConfig config) {
-        return started(Pipeline.start(config));
+        Monitor m = started(Pipeline.start(config));
+        if ("on".equals(config.get(ConfigKey.OBSERVE).trim())) {
+            try {
+                m.observeWith(ObserveStartup.start(live(), config.getInt(ConfigKey.OBSERVE_PORT),
+                        config.get(ConfigKey.OBSERVE_TOKEN_FILE),
+                        ObserveStartup.generatedTokenDir(config.get(ConfigKey.WRITER), config.get(ConfigKey.FILE_DIR))));
+            } catch (RuntimeException e) {
+                m.close();
+                throw new IllegalStateException("observe=on: " + e.getMessage(), e);
+            }
+        }
+        return m;
     }
 
     /** Makes a running pipeline the current monitor. */

@@ -32,6 +32,18 @@ class OptionsParserTest {
     }
 
     @Test
+    void observeOptionsReachTheCoreAndBadValuesNameTheEntry() {
+        OptionsParser.Result r = OptionsParser.parse("observe=on,observe.port=7800,observe.token.file=/run/sonde.token");
+        assertThat(r.errors()).isEmpty();
+        assertThat(r.options().coreSettings()).containsEntry("observe", "on").containsEntry("observe.port", "7800")
+                .containsEntry("observe.token.file", "/run/sonde.token");
+        assertThat(OptionsParser.parse("observe=maybe").errors()).singleElement().asString()
+                .startsWith("-javaagent options entry 1: ").contains("observe", "must be one of off, on");
+        assertThat(OptionsParser.parse("include=a.*,observe.port=-1").errors()).singleElement().asString()
+                .startsWith("-javaagent options entry 2: ").contains("between 0 and 65535");
+    }
+
+    @Test
     void inlineOptionsKeepRuleOrderAndPassCoreKeys() {
         OptionsParser.Result r = OptionsParser.parse(
                 "exclude=com.acme.internal.*,include=com.acme.*;org.x.Y.run,include.thread=worker-*,"

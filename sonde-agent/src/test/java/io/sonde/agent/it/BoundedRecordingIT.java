@@ -27,7 +27,7 @@ class BoundedRecordingIT {
         int segment = 16 << 10;
         long max = 64 << 10;
         String options = "include=" + TcpFaultsIT.APP + "$Target.*,file.dir=" + dir + ",file.segment.bytes=" + segment
-                + ",frame.bytes=4096,file.maxsize=64k";
+                + ",frame.bytes=4096,file.maxsize=64k,policy=block-forever"; // counts every record: no load-dependent drops
         String stderr;
         try (AgentJvm p = AgentJvm.start(options, AgentProcess.TEST_CLASSES, TcpFaultsIT.APP, "calls", "100000")) {
             p.awaitLine("done");

@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 
 /**
  * The bundled sample program of {@code sonde demo}: a small order-processing service whose worker
@@ -43,11 +44,19 @@ public final class ShopDemo {
     private final int[] regionIds;
     private final AtomicLong declined = new AtomicLong();
     private final AtomicLong completed = new AtomicLong();
+    /** The shop's monitored objects with {@code --live}, else null. */
+    private final ShopLive live;
     private volatile long sink;
     /** The shipping step runs here, handed over by the order's worker. */
     private ExecutorService shipping;
 
     public ShopDemo(Monitor monitor) {
+        this(monitor, null);
+    }
+
+    /** A shop that also keeps {@code live}'s monitored objects up to date (null: none). */
+    public ShopDemo(Monitor monitor, ShopLive live) {
+        this.live = live;
         handleOrder = monitor.methodProbe("demo.shop.OrderService.handleOrder", "(Ldemo/shop/Order;)V");
         reserveStock = monitor.methodProbe("demo.shop.Inventory.reserve", "(Ldemo/shop/Order;)V");
         quotePrice = monitor.methodProbe("demo.shop.Pricing.quote", "(Ldemo/shop/Order;)D");
@@ -66,6 +75,18 @@ public final class ShopDemo {
 
     /** Runs {@code orders} orders on {@code threads} worker threads and waits for them. */
     public void run(int threads, int orders) throws InterruptedException {
+        run(threads, orders, () -> false);
+    }
+
+    /**
+     * Runs orders on {@code threads} worker threads, each taking a short pause between orders,
+     * until {@code stop} says so (checked before each order), and waits for them.
+     */
+    public void runUntil(int threads, BooleanSupplier stop) throws InterruptedException {
+        run(threads, -1, stop);
+    }
+
+    private void run(int threads, int orders, BooleanSupplier stop) throws InterruptedException {
         int[] shippingThreads = {0};
         shipping = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "shop-shipping-" + shippingThreads[0]++);
@@ -73,25 +94,34 @@ public final class ShopDemo {
             return t;
         });
         try {
-            runWorkers(threads, orders);
+            runWorkers(threads, orders, stop);
         } finally {
             shipping.shutdown();
         }
     }
 
-    private void runWorkers(int threads, int orders) throws InterruptedException {
+    /** {@code orders} < 0: until {@code stop}. */
+    private void runWorkers(int threads, int orders, BooleanSupplier stop) throws InterruptedException {
         CountDownLatch done = new CountDownLatch(threads);
         for (int t = 0; t < threads; t++) {
             final int worker = t;
-            final int share = orders / threads + (t < orders % threads ? 1 : 0);
+            final long share = orders < 0 ? Long.MAX_VALUE : orders / threads + (t < orders % threads ? 1 : 0);
             Thread th = new Thread(() -> {
                 SplittableRandom rnd = new SplittableRandom(42 + worker);
-                for (int i = 0; i < share; i++) handleOrder(worker * 1_000_000L + i, rnd);
-                done.countDown();
+                try {
+                    for (long i = 0; i < share && !stop.getAsBoolean(); i++) {
+                        handleOrder(worker, worker * 1_000_000L + i, rnd);
+                        if (live != null) live.pause();
+                    }
+                } finally {
+                    done.countDown();
+                }
             }, "shop-worker-" + t);
             th.start();
         }
-        if (!done.await(10, TimeUnit.MINUTES)) throw new IllegalStateException("demo workers did not finish");
+        if (orders < 0) {
+            done.await(); // until stopped: each worker checks the stop condition before every order
+        } else if (!done.await(10, TimeUnit.MINUTES)) throw new IllegalStateException("demo workers did not finish");
     }
 
     public long declined() {
@@ -102,21 +132,35 @@ public final class ShopDemo {
         return completed.get();
     }
 
-    private void handleOrder(long orderId, SplittableRandom rnd) {
+    private void handleOrder(int worker, long orderId, SplittableRandom rnd) {
         boolean e = handleOrder.enter();
+        ShopLive.Order order = null;
+        boolean declinedPayment = false;
         try {
             int items = 1 + rnd.nextInt(5);
+            if (live != null) {
+                order = live.orderStarted(worker, orderId, items);
+                live.reserve(orderId, items);
+            }
             reserve(items);
+            if (order != null) order.state("quoting");
             double amount = quote(items, rnd);
+            if (order != null) {
+                order.amount(amount);
+                order.state("charging");
+            }
             charge(amount, rnd);
+            if (order != null) order.state("shipping");
             shipAsync(rnd.nextInt(10_000));
             boolean express = rnd.nextInt(4) == 0;
             orderEvent.begin().putLong(orderId).putInt(items).putDouble(amount).putBoolean(express)
                     .putString(regionIds[rnd.nextInt(regionIds.length)]).end();
             completed.incrementAndGet();
-        } catch (PaymentDeclinedException declinedPayment) {
+        } catch (PaymentDeclinedException refused) {
+            declinedPayment = true;
             declined.incrementAndGet();
         } finally {
+            if (order != null) live.orderFinished(worker, order, declinedPayment);
             handleOrder.exit(e);
         }
     }

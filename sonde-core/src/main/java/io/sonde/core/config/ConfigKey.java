@@ -168,6 +168,26 @@ public enum ConfigKey {
             return range(v, 50, 60_000);
         }
     },
+    OBSERVE("observe", "off", "off | on: start the observe endpoint (live monitoring, docs/live.md) on 127.0.0.1") {
+        @Override
+        String check(String v) {
+            return oneOf(v, "off", "on");
+        }
+    },
+    OBSERVE_PORT("observe.port", "7712", "TCP port of the observe endpoint on 127.0.0.1 (0 = any free port)") {
+        @Override
+        String check(String v) {
+            return range(v, 0, 65535);
+        }
+    },
+    OBSERVE_TOKEN_FILE("observe.token.file", "", "file holding the observe endpoint's token, readable only by its owner;"
+            + " empty = a random token written to a new owner-only file observe-PID.token in file.dir (file writer)"
+            + " or else the temporary directory") {
+        @Override
+        String check(String v) {
+            return null;
+        }
+    },
     CONFIG("config", "", "path of a properties file with further keys (not allowed inside that file)") {
         @Override
         String check(String v) {

@@ -1,0 +1,114 @@
+package io.sonde.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sonde.agent.testing.AgentJvm;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The observe endpoint in real processes: the agent's {@code observe=on} (generated token, a given
+ * token file, a token file others may read) with the CLI connecting to it, and {@code sonde demo
+ * --live} ending by itself after {@code --seconds} with a complete recording.
+ */
+class LiveProcessesTest {
+    private static final Pattern ENDPOINT = Pattern.compile(
+            "sonde-agent: observe endpoint on (127\\.0\\.0\\.1:\\d+), token in (\\S+)");
+
+    @TempDir
+    Path dir;
+
+    private AgentJvm process;
+
+    @AfterEach
+    void kill() {
+        if (process != null) process.close();
+    }
+
+    /** Waits (at most 30 s) until the agent's stderr matches {@code p}. */
+    private Matcher awaitStderr(Pattern p) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            Matcher m = p.matcher(process.stderr());
+            if (m.find()) return m;
+            Thread.sleep(50);
+        }
+        throw new AssertionError("no match for " + p + " in the application's stderr:\n" + process.stderr());
+    }
+
+    private void startLoopApp(String options) throws Exception {
+        assertThat(AgentJvm.AGENT_JAR).as("the agent jar (built by sonde-agent's package phase)").isRegularFile();
+        process = AgentJvm.start(options, "target/test-classes", "io.sonde.cli.testapp.LoopApp");
+        process.awaitLine("ready");
+    }
+
+    @Test
+    void agentWithObserveOnGeneratesAnOwnerOnlyTokenNextToTheLogAndServesTheCli() throws Exception {
+        startLoopApp("observe=on,observe.port=0,file.dir=" + dir + ",include=io.sonde.cli.testapp.*");
+        Matcher m = awaitStderr(ENDPOINT);
+        String address = m.group(1);
+        Path token = Path.of(m.group(2));
+        assertThat(token.getParent()).isEqualTo(dir.toAbsolutePath());
+        assertThat(token.getFileName().toString()).isEqualTo("observe-" + process.pid() + ".token");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(token))).isEqualTo("rw-------");
+
+        Object[] r = CliRun.run("get", address + "/jvm/threads/count", "--token-file", token.toString());
+        assertThat(r[0]).as("%s", r[2]).isEqualTo(0);
+        assertThat(((String) r[1]).strip()).matches("jvm/threads/count +\\d+");
+        assertThat(Long.parseLong(((String) r[1]).strip().split(" +")[1])).isPositive();
+        Object[] ls = CliRun.run("ls", address + "/jvm", "--token-file", token.toString());
+        assertThat(ls[0]).isEqualTo(0);
+        assertThat((String) ls[1]).contains("memory/", "heapUsed", "LONG sensor", "bytes", "JvmThreads");
+    }
+
+    @Test
+    void agentReadsAGivenTokenFileAndRefusesOneOthersMayRead() throws Exception {
+        Path token = dir.resolve("my.token");
+        Files.writeString(token, "s3cret\n");
+        Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-------"));
+        startLoopApp("observe=on,observe.port=0,writer=discard,observe.token.file=" + token);
+        String address = awaitStderr(ENDPOINT).group(1);
+        Object[] r = CliRun.run("get", address + "/jvm/threads", "--token-file", token.toString(), "--json");
+        assertThat(r[0]).as("%s", r[2]).isEqualTo(0);
+        assertThat((String) r[1]).contains("\"path\": \"jvm/threads/count\"");
+        process.close();
+
+        Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-r--r--"));
+        startLoopApp("observe=on,observe.port=0,writer=discard,observe.token.file=" + token);
+        awaitStderr(Pattern.compile("sonde-agent: observe=on: the observe endpoint did not start, monitoring goes on without it:"
+                + " token file .*chmod 600"));
+        process.send("stop");
+        process.awaitLine("done");
+        assertThat(process.awaitExit()).isZero();
+    }
+
+    @Test
+    void liveDemoEndsAfterItsSecondsWithACompleteRecording() throws Exception {
+        Path out = dir.resolve("demo");
+        process = AgentJvm.start((String) null, System.getProperty("java.class.path"), "io.sonde.cli.SondeCommand",
+                "demo", "--live", "--seconds", "2", "--observe-port", "0", "--threads", "2", "--out", out.toString());
+        String line = process.awaitLine("observe endpoint on 127.0.0.1:");
+        assertThat(line).contains("token in " + out.resolve("observe.token"));
+        process.awaitLine("  follow the shop:  ./sonde watch 127.0.0.1:");
+        process.awaitLine("time is up");
+        String records = process.awaitLine("records produced");
+        assertThat(records).contains(", dropped 0;");
+        process.awaitLine("Next: ./sonde analyze");
+        assertThat(process.awaitExit()).as(process.stderr()).isZero();
+    }
+
+    @Test
+    void liveOptionsWithoutLiveAreUsageErrors() {
+        assertThat(CliRun.run("demo", "--seconds", "3", "--out", dir.toString())[0]).isEqualTo(2);
+        assertThat(CliRun.run("demo", "--observe-port", "0", "--out", dir.toString())[0]).isEqualTo(2);
+        assertThat(CliRun.run("demo", "--live", "--orders", "10", "--out", dir.toString())[0]).isEqualTo(2);
+        assertThat(CliRun.run("demo", "--live", "--observe-port", "70000", "--out", dir.toString())[0]).isEqualTo(2);
+    }
+}
