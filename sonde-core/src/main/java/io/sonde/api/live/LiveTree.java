@@ -1,7 +1,10 @@
 package io.sonde.api.live;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 
 /**
  * The monitored-object tree of a process (the MIB) and its management: lookup, introspection,
@@ -74,4 +77,16 @@ public interface LiveTree {
      * free port): observers that send {@code token} first get a session each. Close it to stop.
      */
     ObserveService observe(int port, String token);
+
+    /**
+     * Shows the MBeans of {@code server} whose names match {@code pattern} (an ObjectName, may be a
+     * pattern such as {@code java.lang:*}) as monitored objects under {@code jmx/}, their attributes
+     * sampled every {@code samplePeriod} while subscribed (see {@link JmxBridge}). Close it to stop.
+     */
+    JmxBridge bridgeJmx(MBeanServer server, ObjectName pattern, Duration samplePeriod);
+
+    /** {@link #bridgeJmx(MBeanServer, ObjectName, Duration)} sampling every second. */
+    default JmxBridge bridgeJmx(MBeanServer server, ObjectName pattern) {
+        return bridgeJmx(server, pattern, Duration.ofSeconds(1));
+    }
 }

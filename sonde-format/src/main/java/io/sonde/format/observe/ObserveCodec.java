@@ -51,8 +51,8 @@ public final class ObserveCodec {
      */
     public static byte[] encodeEvent(int kind, int sourceId, String path, long timeNanos, Object value, int childId,
             String childPath) {
-        WireBuffer w = new WireBuffer(32 + path.length());
-        w.u8(kind).u32(sourceId).str(path).i64(timeNanos);
+        if (kind == KIND_NOTIFICATION) throw new IllegalArgumentException("a NOTIFICATION event: use encodeNotification");
+        WireBuffer w = eventHead(kind, sourceId, path, timeNanos);
         if (kind == KIND_VALUE_CHANGED) {
             putValue(w, value);
         } else if (kind == KIND_CHILD_ADDED || kind == KIND_CHILD_REMOVED) {
@@ -61,15 +61,43 @@ public final class ObserveCodec {
         return w.toByteArray();
     }
 
+    /**
+     * The bytes of a NOTIFICATION event (protocol version 2): the event head, then str type, str
+     * message, i64 sequence and the user data as a tagged value (a string or null).
+     */
+    public static byte[] encodeNotification(int sourceId, String path, long timeNanos, ObservedNotification n) {
+        WireBuffer w = eventHead(KIND_NOTIFICATION, sourceId, path, timeNanos);
+        w.str(n.type()).str(n.message() == null ? "" : n.message()).i64(n.sequence());
+        putValue(w, n.userData());
+        return w.toByteArray();
+    }
+
+    private static WireBuffer eventHead(int kind, int sourceId, String path, long timeNanos) {
+        WireBuffer w = new WireBuffer(32 + path.length());
+        w.u8(kind).u32(sourceId).str(path).i64(timeNanos);
+        return w;
+    }
+
     public static ObservedEvent readEvent(PayloadReader r) {
         int kind = r.u8();
-        if (kind > KIND_OBJECT_DELETED) throw new MalformedMessageException("EVENTS: unknown event kind " + kind);
+        if (kind > KIND_NOTIFICATION) throw new MalformedMessageException("EVENTS: unknown event kind " + kind);
         int source = r.u32();
         String path = r.str();
         long time = r.i64();
         Object value = null;
         int childId = 0;
         String childPath = null;
+        if (kind == KIND_NOTIFICATION) {
+            String type = r.str();
+            String message = r.str();
+            long sequence = r.i64();
+            Object data = readValue(r);
+            if (data != null && !(data instanceof String)) {
+                throw new MalformedMessageException("EVENTS: notification user data is not a string or null");
+            }
+            return new ObservedEvent(ObservedEvent.Kind.NOTIFICATION, source, path, time, null, 0, null,
+                    new ObservedNotification(type, message, sequence, (String) data));
+        }
         if (kind == KIND_VALUE_CHANGED) {
             value = readValue(r);
         } else if (kind != KIND_OBJECT_DELETED) {

@@ -14,8 +14,14 @@ public final class ObserveProtocol {
     /** The stream version of an observe connection in both directions: 2.1. */
     public static final int STREAM_MAJOR_VERSION = 2;
     public static final int STREAM_MINOR_VERSION = 1;
-    /** The protocol version a HELLO names; an endpoint refuses others. */
-    public static final int PROTOCOL_VERSION = 1;
+    /**
+     * The protocol version this code speaks and a client names in HELLO. Version 2 added the
+     * NOTIFICATION event kind and the management messages (probe switch, subscription listing and
+     * ending); an endpoint also accepts version 1 HELLOs and then refuses what version 1 lacks.
+     */
+    public static final int PROTOCOL_VERSION = 2;
+    /** The oldest version an endpoint still accepts. */
+    public static final int MIN_PROTOCOL_VERSION = 1;
     /** The default TCP port of an observe endpoint. */
     public static final int DEFAULT_PORT = 7712;
     /** Largest frame either side accepts on an observe connection. */
@@ -58,7 +64,12 @@ public final class ObserveProtocol {
     public static final int KIND_CHILD_ADDED = 1;
     public static final int KIND_CHILD_REMOVED = 2;
     public static final int KIND_OBJECT_DELETED = 3;
-    public static final int ALL_KINDS_MASK = 0x0F;
+    /** Since version 2: a notification of an object (type, message, sequence, user data). */
+    public static final int KIND_NOTIFICATION = 4;
+    /** Every kind of the current version. */
+    public static final int ALL_KINDS_MASK = 0x1F;
+    /** Every kind of version 1 (no NOTIFICATION). */
+    public static final int V1_KINDS_MASK = 0x0F;
 
     // ---- value tags (u8) then the value
     public static final int VALUE_NULL = 0; // nothing follows

@@ -8,6 +8,7 @@ import io.sonde.api.live.EventKind;
 import io.sonde.api.live.LiveEvent;
 import io.sonde.api.live.LiveTree;
 import io.sonde.api.live.MonitoredObject;
+import io.sonde.api.live.Notification;
 import io.sonde.api.live.Observer;
 import io.sonde.api.live.ObserverSession;
 import io.sonde.api.live.Qos;
@@ -19,6 +20,7 @@ import io.sonde.format.observe.LiveFrameWriter;
 import io.sonde.format.observe.MalformedMessageException;
 import io.sonde.format.observe.ObjectInfo;
 import io.sonde.format.observe.ObserveCodec;
+import io.sonde.format.observe.ObservedNotification;
 import io.sonde.format.observe.PayloadReader;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -49,6 +51,8 @@ final class ObserveConnection implements Observer {
     private final Map<Integer, Subscription> subscriptions = new ConcurrentHashMap<>();
     private final Thread reader;
     private volatile ObserverSession session;
+    /** The protocol version the HELLO named (set before the session opens). */
+    private volatile int version;
     private volatile boolean closed;
 
     ObserveConnection(ObserveServer server, Socket socket) throws IOException {
@@ -107,15 +111,16 @@ final class ObserveConnection implements Observer {
             String token = r.str();
             r.end();
             int req = request;
-            if (version != PROTOCOL_VERSION) {
+            if (version < MIN_PROTOCOL_VERSION || version > PROTOCOL_VERSION) {
                 reply(w -> ObserveCodec.error(w, req, ERR_VERSION, "protocol version " + version + " is not spoken here (this endpoint speaks "
-                        + PROTOCOL_VERSION + ")"));
+                        + MIN_PROTOCOL_VERSION + " to " + PROTOCOL_VERSION + ")"));
                 return false;
             }
             if (!MessageDigest.isEqual(token.getBytes(java.nio.charset.StandardCharsets.UTF_8), server.token())) {
                 reply(w -> ObserveCodec.error(w, req, ERR_BAD_TOKEN, "wrong token"));
                 return false;
             }
+            this.version = version;
             session = server.tree().openSession(this, ObserveServer.SESSION_CAPACITY);
             reply(w -> ObserveCodec.ok(w, req, 0));
             return true;
@@ -162,8 +167,10 @@ final class ObserveConnection implements Observer {
                     long interval = r.i64();
                     r.end();
                     checkPath(pattern);
-                    if (mask == 0 || (mask & ~ALL_KINDS_MASK) != 0) {
-                        throw new IllegalArgumentException("kinds mask 0x" + Integer.toHexString(mask) + ": must name kinds 0..3 and at least one");
+                    int known = version >= 2 ? ALL_KINDS_MASK : V1_KINDS_MASK;
+                    if (mask == 0 || (mask & ~known) != 0) {
+                        throw new IllegalArgumentException("kinds mask 0x" + Integer.toHexString(mask) + ": must name kinds 0.."
+                                + (Integer.bitCount(known) - 1) + " (protocol version " + version + ") and at least one");
                     }
                     Subscription s = session.subscribe(pattern, EventKind.of(mask), qos(mode, flags, batch, interval));
                     subscriptions.put(s.id(), s);
@@ -258,6 +265,11 @@ final class ObserveConnection implements Observer {
 
     static byte[] encode(LiveEvent e) {
         ENCODED_EVENTS.increment();
+        Notification n = e.notification();
+        if (n != null) {
+            return ObserveCodec.encodeNotification(e.sourceId(), e.sourcePath(), e.timeNanos(),
+                    new ObservedNotification(n.type(), n.message(), n.sequence(), n.userData()));
+        }
         return ObserveCodec.encodeEvent(e.kind().ordinal(), e.sourceId(), e.sourcePath(), e.timeNanos(), e.value(), e.childId(),
                 e.childPath());
     }
