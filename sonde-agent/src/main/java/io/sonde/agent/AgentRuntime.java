@@ -11,6 +11,7 @@ import io.sonde.agent.propagation.ExecutorInstrumenter;
 import io.sonde.core.control.AgentState;
 import io.sonde.core.control.LoopbackConnector;
 import io.sonde.core.control.ProbeControlMBean;
+import io.sonde.core.live.LiveRuntime;
 import java.lang.instrument.Instrumentation;
 import net.bytebuddy.dynamic.ClassFileLocator;
 import java.util.List;
@@ -188,17 +189,18 @@ public final class AgentRuntime {
     private static void registerMBean(
             AgentOptions o, ProbeCatalog catalog, Instrumenter instrumenter, List<String> errors, String status,
             String agentJar, BudgetController budget) {
+        ProbesControl control = new ProbesControl(
+                catalog,
+                () -> instrumenter == null ? 0 : instrumenter.transformedClasses(),
+                budget == null ? CoreBinding::counters : () -> concat(CoreBinding.counters(), budget.counters()),
+                errors,
+                status);
+        LiveRuntime.registerProcessProbeSwitch(control); // observers switch probes through the same switch
         if (!o.jmx()) {
             return;
         }
         try {
-            new ProbesControl(
-                            catalog,
-                            () -> instrumenter == null ? 0 : instrumenter.transformedClasses(),
-                            budget == null ? CoreBinding::counters : () -> concat(CoreBinding.counters(), budget.counters()),
-                            errors,
-                            status)
-                    .register(agentJar);
+            control.register(agentJar);
         } catch (Exception | LinkageError e) {
             AgentLog.info("could not register the JMX MBean " + ProbeControlMBean.OBJECT_NAME + ": " + e);
         }

@@ -10,6 +10,7 @@ import io.sonde.format.observe.ObserveCodec;
 import io.sonde.format.observe.ObserveProtocol;
 import io.sonde.format.observe.ObservedEvent;
 import io.sonde.format.observe.PayloadReader;
+import io.sonde.format.observe.SubscriptionInfo;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -60,6 +61,8 @@ public final class ObserverClient implements AutoCloseable {
     private final AtomicInteger nextRequest = new AtomicInteger(1);
     private final Thread reader;
     private volatile Duration timeout = DEFAULT_TIMEOUT;
+    /** This connection's id at the endpoint (protocol version 2 tells it in the HELLO answer). */
+    private volatile int connectionId;
     private volatile boolean closed;
 
     private ObserverClient(Socket socket, Observer observer) throws IOException {
@@ -85,7 +88,8 @@ public final class ObserverClient implements AutoCloseable {
                 c.out.write(LiveFrameWriter.streamHeader());
             }
             c.reader.start();
-            c.request((w, req) -> ObserveCodec.hello(w, req, ObserveProtocol.PROTOCOL_VERSION, token), ObserveProtocol.OK);
+            c.connectionId = (int) okResult(c.request((w, req) -> ObserveCodec.hello(w, req, ObserveProtocol.PROTOCOL_VERSION, token),
+                    ObserveProtocol.OK));
             return c;
         } catch (IOException | RuntimeException e) {
             s.close();
@@ -138,6 +142,42 @@ public final class ObserverClient implements AutoCloseable {
     /** Resumes the matching sensors; returns how many existing ones. */
     public int resume(String pattern) throws IOException {
         return (int) okResult(request((w, req) -> ObserveCodec.patternRequest(w, ObserveProtocol.RESUME, req, pattern), ObserveProtocol.OK));
+    }
+
+    /** Switches on the observed process's method probes matching {@code pattern}; returns how many changed. */
+    public int enableProbes(String pattern) throws IOException {
+        return (int) okResult(request((w, req) -> ObserveCodec.patternRequest(w, ObserveProtocol.PROBES_ON, req, pattern), ObserveProtocol.OK));
+    }
+
+    /**
+     * Switches off the matching method probes; returns how many changed. Without a Sonde agent in the
+     * observed process: {@link ObserveException} with code {@link ObserveProtocol#ERR_UNAVAILABLE}.
+     */
+    public int disableProbes(String pattern) throws IOException {
+        return (int) okResult(request((w, req) -> ObserveCodec.patternRequest(w, ObserveProtocol.PROBES_OFF, req, pattern), ObserveProtocol.OK));
+    }
+
+    /** The subscriptions of this connection, or ({@code allConnections}) of every connection of the endpoint. */
+    public List<SubscriptionInfo> subscriptions(boolean allConnections) throws IOException {
+        int scope = allConnections ? ObserveProtocol.SCOPE_ALL : ObserveProtocol.SCOPE_OWN;
+        PayloadReader r = request((w, req) -> ObserveCodec.subscriptions(w, req, scope), ObserveProtocol.SUBSCRIPTION_LIST);
+        List<SubscriptionInfo> out = new ArrayList<>();
+        for (int i = r.u32(); i > 0; i--) out.add(ObserveCodec.readSubscription(r));
+        r.end();
+        return out;
+    }
+
+    /**
+     * Ends subscription {@code subscription} of connection {@code connection} (this connection's own
+     * id, or 0, for its own); the other connection is told ({@link Observer#onSubscriptionEnded}).
+     */
+    public void endSubscription(int connection, int subscription) throws IOException {
+        request((w, req) -> ObserveCodec.endSubscription(w, req, connection, subscription), ObserveProtocol.OK);
+    }
+
+    /** This connection's id at the endpoint (what SUBSCRIPTION_LIST names it by). */
+    public int connectionId() {
+        return connectionId;
     }
 
     @Override
@@ -211,7 +251,7 @@ public final class ObserverClient implements AutoCloseable {
         try {
             if (!in.readStreamHeader()) throw new IOException(in.source() + ": endpoint closed before its stream header");
             for (PayloadReader r; (r = in.next()) != null; ) {
-                                int type = r.type();
+                int type = r.type();
                 if (type == ObserveProtocol.EVENTS) {
                     int sub = r.u32();
                     int n = r.u32();
@@ -223,6 +263,12 @@ public final class ObserverClient implements AutoCloseable {
                     long lost = r.i64();
                     long total = r.i64();
                     observer.onOverflow(lost, total);
+                } else if (type == ObserveProtocol.SUBSCRIPTION_ENDED) {
+                    int sub = r.u32();
+                    int by = r.u32();
+                    String reason = r.str();
+                    r.end();
+                    observer.onSubscriptionEnded(sub, by, reason);
                 } else {
                     int request = r.u32();
                     CompletableFuture<PayloadReader> f = pending.get(request);

@@ -79,6 +79,15 @@ public interface LiveTree {
     ObserveService observe(int port, String token);
 
     /**
+     * The switch of the process's method probes: the one registered for this tree, else the
+     * process's (the Sonde agent registers one at start), else none.
+     */
+    Optional<ProbeSwitch> probeSwitch();
+
+    /** Registers {@code probes} as this tree's method-probe switch (null: back to the process's). */
+    void registerProbeSwitch(ProbeSwitch probes);
+
+    /**
      * Shows the MBeans of {@code server} whose names match {@code pattern} (an ObjectName, may be a
      * pattern such as {@code java.lang:*}) as monitored objects under {@code jmx/}, their attributes
      * sampled every {@code samplePeriod} while subscribed (see {@link JmxBridge}). Close it to stop.

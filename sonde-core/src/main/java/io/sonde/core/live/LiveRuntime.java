@@ -8,6 +8,7 @@ import io.sonde.api.live.MonitoredObject;
 import io.sonde.api.live.Observer;
 import io.sonde.api.live.ObserveService;
 import io.sonde.api.live.ObserverSession;
+import io.sonde.api.live.ProbeSwitch;
 import io.sonde.core.live.jmx.MBeanBridge;
 import io.sonde.core.live.observe.ObserveServer;
 import io.sonde.core.live.mib.AttributeNode;
@@ -34,6 +35,9 @@ public final class LiveRuntime implements LiveTree, AutoCloseable {
     private final MibTree tree;
     private final JvmProbes probes;
     private final List<ObserverEndpoint> sessions = new CopyOnWriteArrayList<>();
+    /** The process's method-probe switch (the agent's), shared by every tree. */
+    private static volatile ProbeSwitch processProbes;
+    private volatile ProbeSwitch ownProbeSwitch;
 
     private LiveRuntime(LiveClock clock, long probePeriodMillis) {
         this.tree = new MibTree(clock);
@@ -140,6 +144,25 @@ public final class LiveRuntime implements LiveTree, AutoCloseable {
     @Override
     public ObserveService observe(int port, String token) {
         return ObserveServer.start(this, port, token);
+    }
+
+    /**
+     * Registers the process's method-probe switch (the agent does, at start): every tree without a
+     * switch of its own uses it. Null unregisters.
+     */
+    public static void registerProcessProbeSwitch(ProbeSwitch probes) {
+        processProbes = probes;
+    }
+
+    @Override
+    public Optional<ProbeSwitch> probeSwitch() {
+        ProbeSwitch own = ownProbeSwitch;
+        return Optional.ofNullable(own != null ? own : processProbes);
+    }
+
+    @Override
+    public void registerProbeSwitch(ProbeSwitch probes) {
+        this.ownProbeSwitch = probes;
     }
 
     @Override

@@ -118,12 +118,22 @@ public final class ObserveCodec {
     }
 
     public static void subscribe(LiveFrameWriter w, int request, String pattern, int kindsMask, DeliveryQos qos) {
-        w.begin(SUBSCRIBE).u32(request).str(pattern).u8(kindsMask).u8(qos.mode()).u8(qos.isUrgent() ? QOS_FLAG_URGENT : 0)
-                .u32(qos.batchSize()).i64(qos.intervalNanos());
+        w.begin(SUBSCRIBE).u32(request).str(pattern).u8(kindsMask);
+        putQos(w, qos);
     }
 
     public static void unsubscribe(LiveFrameWriter w, int request, int subscription) {
         w.begin(UNSUBSCRIBE).u32(request).u32(subscription);
+    }
+
+    /** SUBSCRIPTIONS (version 2): {@code scope} is {@link ObserveProtocol#SCOPE_OWN} or {@link ObserveProtocol#SCOPE_ALL}. */
+    public static void subscriptions(LiveFrameWriter w, int request, int scope) {
+        w.begin(SUBSCRIPTIONS).u32(request).u8(scope);
+    }
+
+    /** END_SUBSCRIPTION (version 2): {@code connection} 0 names the sender's own connection. */
+    public static void endSubscription(LiveFrameWriter w, int request, int connection, int subscription) {
+        w.begin(END_SUBSCRIPTION).u32(request).u32(connection).u32(subscription);
     }
 
     // ---- responses
@@ -150,6 +160,41 @@ public final class ObserveCodec {
             w.u32(v.id()).str(v.path()).str(v.unit()).i64(v.timeNanos());
             putValue(w, v.value());
         }
+    }
+
+    /**
+     * SUBSCRIPTION_LIST (version 2): per subscription u32 connection id, u8 own (1: the asking
+     * connection's), u32 subscription id, str pattern, u8 kinds mask, then the QoS as in SUBSCRIBE
+     * (u8 mode, u8 flags, u32 batch size, i64 interval ns).
+     */
+    public static void subscriptionList(LiveFrameWriter w, int request, List<SubscriptionInfo> subscriptions) {
+        w.begin(SUBSCRIPTION_LIST).u32(request).u32(subscriptions.size());
+        for (SubscriptionInfo s : subscriptions) {
+            w.u32(s.connectionId()).u8(s.own() ? 1 : 0).u32(s.subscriptionId()).str(s.pattern()).u8(s.kindsMask());
+            putQos(w, s.qos());
+        }
+    }
+
+    public static SubscriptionInfo readSubscription(PayloadReader r) {
+        int connection = r.u32();
+        boolean own = r.u8() != 0;
+        int id = r.u32();
+        String pattern = r.str();
+        int mask = r.u8();
+        int mode = r.u8();
+        boolean urgent = (r.u8() & QOS_FLAG_URGENT) != 0;
+        int batch = r.u32();
+        long interval = r.i64();
+        return new SubscriptionInfo(connection, own, id, pattern, mask, new DeliveryQos(mode, batch, interval, urgent));
+    }
+
+    /** SUBSCRIPTION_ENDED (version 2, pushed): connection {@code by} ended this connection's subscription. */
+    public static void subscriptionEnded(LiveFrameWriter w, int subscription, int by, String reason) {
+        w.begin(SUBSCRIPTION_ENDED).u32(subscription).u32(by).str(reason);
+    }
+
+    private static void putQos(WireBuffer w, DeliveryQos qos) {
+        w.u8(qos.mode()).u8(qos.isUrgent() ? QOS_FLAG_URGENT : 0).u32(qos.batchSize()).i64(qos.intervalNanos());
     }
 
     /** The head of an EVENTS message; the caller appends {@code count} encoded events. */

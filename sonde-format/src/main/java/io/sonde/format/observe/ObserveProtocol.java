@@ -42,6 +42,14 @@ public final class ObserveProtocol {
     public static final byte SUSPEND = 0x06;
     /** str pattern. */
     public static final byte RESUME = 0x07;
+    /** Since version 2. str pattern: switch on the matching method probes (OK: how many changed). */
+    public static final byte PROBES_ON = 0x08;
+    /** Since version 2. str pattern: switch off the matching method probes (OK: how many changed). */
+    public static final byte PROBES_OFF = 0x09;
+    /** Since version 2. u8 scope ({@link #SCOPE_OWN} or {@link #SCOPE_ALL}): answered by SUBSCRIPTION_LIST. */
+    public static final byte SUBSCRIPTIONS = 0x0A;
+    /** Since version 2. u32 connection id (0: this one), u32 subscription id: ends that subscription. */
+    public static final byte END_SUBSCRIPTION = 0x0B;
 
     // ---- responses (endpoint -> observer): u8 type, u32 request id of the request answered
     /** i64 result: 0 for HELLO / UNSUBSCRIBE, the subscription id, or the count of sensors suspended / resumed. */
@@ -52,12 +60,22 @@ public final class ObserveProtocol {
     public static final byte LISTING = 0x43;
     /** u32 n, n attribute values. */
     public static final byte VALUES = 0x44;
+    /** Since version 2. u32 n, n subscriptions (see {@link ObserveCodec#subscriptionList}). */
+    public static final byte SUBSCRIPTION_LIST = 0x45;
 
     // ---- pushed (endpoint -> observer), no request id
     /** u32 subscription id, u32 n, n events (each encoded once, the same bytes to every observer). */
     public static final byte EVENTS = 0x61;
     /** i64 lost since the last report, i64 lost since the session opened. */
     public static final byte OVERFLOW = 0x62;
+    /** Since version 2. u32 subscription id, u32 connection id that ended it, str reason: another connection ended it. */
+    public static final byte SUBSCRIPTION_ENDED = 0x63;
+
+    // ---- SUBSCRIPTIONS scopes (u8)
+    /** The subscriptions of the asking connection. */
+    public static final int SCOPE_OWN = 0;
+    /** The subscriptions of every connection of the endpoint. */
+    public static final int SCOPE_ALL = 1;
 
     // ---- event kinds (u8), in the order of io.sonde.api.live.EventKind; a kinds mask has bit (1 << kind)
     public static final int KIND_VALUE_CHANGED = 0;
@@ -100,6 +118,10 @@ public final class ObserveProtocol {
     public static final int ERR_BAD_ARGUMENT = 6;
     /** The endpoint failed while serving the request. */
     public static final int ERR_INTERNAL = 7;
+    /** Since version 2: the process cannot do what was asked (no method-probe switch: no agent). */
+    public static final int ERR_UNAVAILABLE = 8;
+    /** Since version 2: a request of a later version than the connection's HELLO named. */
+    public static final int ERR_NOT_IN_VERSION = 9;
 
     /** The name of a message type, for messages and errors. */
     public static String messageName(int type) {
@@ -111,6 +133,12 @@ public final class ObserveProtocol {
             case UNSUBSCRIBE: return "UNSUBSCRIBE";
             case SUSPEND: return "SUSPEND";
             case RESUME: return "RESUME";
+            case PROBES_ON: return "PROBES_ON";
+            case PROBES_OFF: return "PROBES_OFF";
+            case SUBSCRIPTIONS: return "SUBSCRIPTIONS";
+            case END_SUBSCRIPTION: return "END_SUBSCRIPTION";
+            case SUBSCRIPTION_LIST: return "SUBSCRIPTION_LIST";
+            case SUBSCRIPTION_ENDED: return "SUBSCRIPTION_ENDED";
             case OK: return "OK";
             case ERROR: return "ERROR";
             case LISTING: return "LISTING";

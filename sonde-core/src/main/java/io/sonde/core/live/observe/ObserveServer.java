@@ -9,9 +9,12 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The observe endpoint (docs/observe-protocol.md): accepts TCP connections on one thread and gives
@@ -28,6 +31,7 @@ public final class ObserveServer implements ObserveService {
     private final Thread acceptor;
     private final UUID endpointId = UUID.randomUUID();
     private final List<ObserveConnection> connections = new CopyOnWriteArrayList<>();
+    private final AtomicInteger connectionIds = new AtomicInteger();
     private volatile boolean closed;
 
     private ObserveServer(LiveTree tree, String token, InetAddress bind, int port) throws IOException {
@@ -77,6 +81,24 @@ public final class ObserveServer implements ObserveService {
         return endpointId;
     }
 
+    int nextConnectionId() {
+        return connectionIds.incrementAndGet();
+    }
+
+    /** The authenticated connections, by id. */
+    List<ObserveConnection> authenticated() {
+        List<ObserveConnection> out = new ArrayList<>();
+        for (ObserveConnection c : connections) if (c.isAuthenticated()) out.add(c);
+        out.sort(Comparator.comparingInt(ObserveConnection::id));
+        return out;
+    }
+
+    /** The authenticated connection of that id, or null. */
+    ObserveConnection authenticated(int id) {
+        for (ObserveConnection c : connections) if (c.id() == id && c.isAuthenticated()) return c;
+        return null;
+    }
+
     void ended(ObserveConnection c) {
         connections.remove(c);
     }
@@ -88,9 +110,7 @@ public final class ObserveServer implements ObserveService {
 
     @Override
     public int connections() {
-        int n = 0;
-        for (ObserveConnection c : connections) if (c.isAuthenticated()) n++;
-        return n;
+        return authenticated().size();
     }
 
     @Override

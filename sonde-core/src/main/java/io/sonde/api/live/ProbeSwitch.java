@@ -1,0 +1,16 @@
+package io.sonde.api.live;
+
+/**
+ * The switch of a process's method probes by name pattern (the one the Sonde agent's
+ * {@code io.sonde:type=Probes} MBean has), as the observe endpoint's PROBES_ON / PROBES_OFF
+ * requests reach it. The agent registers its switch at start; without an agent there is none and
+ * those requests are answered with an error. Patterns are the agent's {@code include} wildcards
+ * over {@code <binary class name>.<method name>}.
+ */
+public interface ProbeSwitch {
+    /** Switches on the matching probes (also of classes loaded later); returns how many changed. */
+    int enable(String pattern);
+
+    /** Switches off the matching probes (also of classes loaded later); returns how many changed. */
+    int disable(String pattern);
+}
