@@ -16,6 +16,9 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +31,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * The Java observer client (docs/observe-protocol.md): one TCP connection to an observe endpoint,
@@ -79,10 +86,22 @@ public final class ObserverClient implements AutoCloseable {
      * refuses (wrong token: code {@link ObserveProtocol#ERR_BAD_TOKEN}).
      */
     public static ObserverClient connect(String host, int port, String token, Observer observer) throws IOException {
+        return connect(host, port, token, observer, null);
+    }
+
+    /**
+     * Connects over TLS with {@code tls} (see {@link #trusting}), checking that the endpoint's
+     * certificate names {@code host} (a DNS name or IP address in its subject alternative names),
+     * then authenticates with {@code token}. {@code tls} null: plain TCP, as
+     * {@link #connect(String, int, String, Observer)}.
+     */
+    public static ObserverClient connect(String host, int port, String token, Observer observer, SSLContext tls)
+            throws IOException {
         Socket s = new Socket();
         try {
             s.connect(new InetSocketAddress(host, port), (int) DEFAULT_TIMEOUT.toMillis());
             s.setTcpNoDelay(true);
+            if (tls != null) s = handshake(tls, s, host, port);
             ObserverClient c = new ObserverClient(s, observer);
             synchronized (c.writer) {
                 c.out.write(LiveFrameWriter.streamHeader());
@@ -94,6 +113,40 @@ public final class ObserverClient implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             s.close();
             throw e;
+        }
+    }
+
+    /** Layers TLS over the connected socket {@code plain} and completes the handshake (bounded by the default timeout). */
+    private static Socket handshake(SSLContext tls, Socket plain, String host, int port) throws IOException {
+        SSLSocket ssl = (SSLSocket) tls.getSocketFactory().createSocket(plain, host, port, true);
+        SSLParameters p = ssl.getSSLParameters();
+        p.setEndpointIdentificationAlgorithm("HTTPS"); // the certificate must name the host we asked for
+        ssl.setSSLParameters(p);
+        ssl.setSoTimeout((int) DEFAULT_TIMEOUT.toMillis());
+        try {
+            ssl.startHandshake();
+        } catch (IOException e) {
+            ssl.close();
+            throw new ObserveException(0, "TLS handshake with " + host + ":" + port + " failed: " + e.getMessage());
+        }
+        ssl.setSoTimeout(0);
+        return ssl;
+    }
+
+    /**
+     * A TLS context that trusts the certificates of {@code trustStore} (PKCS12 or JKS, detected;
+     * {@code password} may be null for a store without integrity check).
+     */
+    public static SSLContext trusting(Path trustStore, char[] password) throws IOException {
+        try {
+            KeyStore ks = KeyStore.getInstance(trustStore.toFile(), password);
+            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(ks);
+            SSLContext ctx = SSLContext.getInstance("TLS");
+            ctx.init(null, tmf.getTrustManagers(), null);
+            return ctx;
+        } catch (GeneralSecurityException e) {
+            throw new IOException("trust store " + trustStore + ": " + e.getMessage(), e);
         }
     }
 

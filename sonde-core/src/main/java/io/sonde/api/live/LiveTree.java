@@ -76,7 +76,15 @@ public interface LiveTree {
      * Starts an observe endpoint (docs/observe-protocol.md) on 127.0.0.1:{@code port} ({@code 0}: any
      * free port): observers that send {@code token} first get a session each. Close it to stop.
      */
-    ObserveService observe(int port, String token);
+    default ObserveService observe(int port, String token) {
+        return observe(ObserveOptions.of(port, token));
+    }
+
+    /**
+     * Starts an observe endpoint as {@code options} say: port, token, bind address, TLS. A bind
+     * address that is not a loopback address is refused without TLS.
+     */
+    ObserveService observe(ObserveOptions options);
 
     /**
      * The switch of the process's method probes: the one registered for this tree, else the

@@ -6,6 +6,7 @@ import io.sonde.api.live.AttributeValue;
 import io.sonde.api.live.LiveTree;
 import io.sonde.api.live.MonitoredObject;
 import io.sonde.api.live.Observer;
+import io.sonde.api.live.ObserveOptions;
 import io.sonde.api.live.ObserveService;
 import io.sonde.api.live.ObserverSession;
 import io.sonde.api.live.ProbeSwitch;
@@ -142,8 +143,8 @@ public final class LiveRuntime implements LiveTree, AutoCloseable {
     }
 
     @Override
-    public ObserveService observe(int port, String token) {
-        return ObserveServer.start(this, port, token);
+    public ObserveService observe(ObserveOptions options) {
+        return ObserveServer.start(this, options);
     }
 
     /**

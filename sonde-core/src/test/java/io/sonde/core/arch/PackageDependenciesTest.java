@@ -56,9 +56,9 @@ class PackageDependenciesTest {
         ALLOWED.put("io.sonde.core.live.jmx", List.of("io.sonde.api.live", "io.sonde.core.live.mib",
                 "javax.management.."));
         // The observe endpoint: the protocol codec of sonde-format (shared with the observer client)
-        // over the live API; it drives sessions only through LiveTree and ObserverSession.
+        // over the live API; it drives sessions only through LiveTree and ObserverSession; javax.net.ssl: TLS.
         ALLOWED.put("io.sonde.core.live.observe", List.of("io.sonde.api.live", "io.sonde.format.observe",
-                "io.sonde.format.write"));
+                "io.sonde.format.write", "javax.net.ssl.."));
         ALLOWED.put("io.sonde.core.live.mib", List.of("io.sonde.api.live"));
         ALLOWED.put("io.sonde.core.live.session", List.of("io.sonde.api.live", "io.sonde.core.live.mib"));
         ALLOWED.put("io.sonde.core.live.probe", List.of("io.sonde.core.live.mib"));

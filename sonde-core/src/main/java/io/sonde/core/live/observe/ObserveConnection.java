@@ -90,11 +90,11 @@ final class ObserveConnection implements Observer {
     private void serve() {
         String peer = String.valueOf(socket.getRemoteSocketAddress());
         try {
+            socket.setSoTimeout(HELLO_TIMEOUT_MS); // also bounds a TLS handshake, which the first write starts
             synchronized (writer) {
                 out.write(LiveFrameWriter.streamHeader());
                 out.flush();
             }
-            socket.setSoTimeout(HELLO_TIMEOUT_MS);
             LiveFrameInput in = new LiveFrameInput(socket.getInputStream(), peer);
             if (!in.readStreamHeader()) return;
             PayloadReader hello = in.next();
