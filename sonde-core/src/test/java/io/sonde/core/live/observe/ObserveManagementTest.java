@@ -103,6 +103,44 @@ class ObserveManagementTest {
     }
 
     @Test
+    void theProcessSwitchTheAgentRegistersServesEveryTreeWithoutOneOfItsOwn() throws Exception {
+        ObserverClient c = connect(new Log());
+        ProbeSwitch agent = new ProbeSwitch() {
+            @Override
+            public int enable(String pattern) {
+                return 11;
+            }
+
+            @Override
+            public int disable(String pattern) {
+                return 12;
+            }
+        };
+        LiveRuntime.registerProcessProbeSwitch(agent);
+        try {
+            assertThat(live.probeSwitch()).containsSame(agent);
+            assertThat(c.disableProbes("*")).isEqualTo(12);
+            live.registerProbeSwitch(new ProbeSwitch() {
+                @Override
+                public int enable(String pattern) {
+                    return 1;
+                }
+
+                @Override
+                public int disable(String pattern) {
+                    return 2;
+                }
+            });
+            assertThat(c.enableProbes("*")).as("the tree's own switch first").isEqualTo(1);
+            live.registerProbeSwitch(null);
+            assertThat(c.enableProbes("*")).isEqualTo(11);
+        } finally {
+            LiveRuntime.registerProcessProbeSwitch(null);
+        }
+        assertThat(live.probeSwitch()).isEmpty();
+    }
+
+    @Test
     void subscriptionsAreListedPerConnectionAndForAll() throws Exception {
         ObserverClient a = connect(new Log());
         ObserverClient b = connect(new Log());
