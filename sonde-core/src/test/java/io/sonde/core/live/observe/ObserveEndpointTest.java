@@ -7,8 +7,6 @@ import io.sonde.api.live.LongSensor;
 import io.sonde.api.live.ObserveService;
 import io.sonde.api.live.ObserverSession;
 import io.sonde.api.live.StringSensor;
-import io.sonde.core.live.LiveRuntime;
-import io.sonde.core.live.mib.LiveClock;
 import io.sonde.format.observe.DeliveryQos;
 import io.sonde.format.observe.ObserveCodec;
 import io.sonde.format.observe.ObserveProtocol;
@@ -16,36 +14,22 @@ import io.sonde.format.observe.ObservedEvent;
 import io.sonde.observer.ObserveException;
 import io.sonde.observer.Observer;
 import io.sonde.observer.ObserverClient;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** The observe endpoint with real sockets on 127.0.0.1 and the Java observer client. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class ObserveEndpointTest {
-    static final String TOKEN = "s3cret-token";
+class ObserveEndpointTest extends EndpointFixture {
     static final Set<ObservedEvent.Kind> VALUES = Set.of(ObservedEvent.Kind.VALUE_CHANGED);
 
-    static final LiveClock CLOCK = LiveClock.system();
-    final LiveRuntime live = LiveRuntime.bare(CLOCK);
     final LongSensor x = live.object("app", "App").longSensor("x", "", "");
     final LongSensor y = live.object("app", "App").longSensor("y", "ms", "why");
-    final ObserveService endpoint = live.observe(0, TOKEN);
-    final List<AutoCloseable> toClose = new ArrayList<>();
-
-    @AfterEach
-    void close() throws Exception {
-        for (AutoCloseable c : toClose) c.close();
-        endpoint.close();
-        live.close();
-    }
 
     /** Deliveries as the client saw them, with the arrival time. */
     static final class Received implements Observer {
@@ -80,12 +64,6 @@ class ObserveEndpointTest {
             while (events().size() < n && System.nanoTime() < deadline) wait(100);
             assertThat(events()).as("events received").hasSizeGreaterThanOrEqualTo(n);
         }
-    }
-
-    ObserverClient connect(Observer o) throws IOException {
-        ObserverClient c = ObserverClient.connect("127.0.0.1", endpoint.port(), TOKEN, o);
-        toClose.add(c);
-        return c;
     }
 
     static List<Long> longs(List<ObservedEvent> events) {

@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sonde.api.live.LongSensor;
-import io.sonde.api.live.ObserveService;
 import io.sonde.api.live.ProbeSwitch;
 import io.sonde.core.live.LiveRuntime;
-import io.sonde.core.live.mib.LiveClock;
 import io.sonde.format.observe.DeliveryQos;
 import io.sonde.format.observe.ObserveCodec;
 import io.sonde.format.observe.ObserveProtocol;
@@ -22,27 +20,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** Management over the wire (protocol version 2): probe switch, listing and ending subscriptions. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class ObserveManagementTest {
-    static final String TOKEN = "m-token";
+class ObserveManagementTest extends EndpointFixture {
     static final Set<ObservedEvent.Kind> VALUES = Set.of(ObservedEvent.Kind.VALUE_CHANGED);
 
-    final LiveRuntime live = LiveRuntime.bare(LiveClock.system());
     final LongSensor x = live.object("app", "App").longSensor("x", "", "");
-    final ObserveService endpoint = live.observe(0, TOKEN);
-    final List<AutoCloseable> toClose = new ArrayList<>();
-
-    @AfterEach
-    void close() throws Exception {
-        for (AutoCloseable c : toClose) c.close();
-        endpoint.close();
-        live.close();
-    }
 
     /** Records deliveries and ended subscriptions. */
     static final class Log implements Observer {
@@ -67,10 +53,21 @@ class ObserveManagementTest {
         }
     }
 
-    ObserverClient connect(Observer o) throws Exception {
-        ObserverClient c = ObserverClient.connect("127.0.0.1", endpoint.port(), TOKEN, o);
-        toClose.add(c);
-        return c;
+    /** A switch that records its calls in {@code calls} and answers {@code on} / {@code off}. */
+    static ProbeSwitch answering(int on, int off, List<String> calls) {
+        return new ProbeSwitch() {
+            @Override
+            public int enable(String pattern) {
+                calls.add("on " + pattern);
+                return on;
+            }
+
+            @Override
+            public int disable(String pattern) {
+                calls.add("off " + pattern);
+                return off;
+            }
+        };
     }
 
     @Test
@@ -81,19 +78,7 @@ class ObserveManagementTest {
                 .hasMessageContaining("no method probes").hasMessageContaining("agent");
 
         List<String> calls = new ArrayList<>();
-        live.registerProbeSwitch(new ProbeSwitch() {
-            @Override
-            public int enable(String pattern) {
-                calls.add("on " + pattern);
-                return 3;
-            }
-
-            @Override
-            public int disable(String pattern) {
-                calls.add("off " + pattern);
-                return 2;
-            }
-        });
+        live.registerProbeSwitch(answering(3, 2, calls));
         assertThat(c.enableProbes("com.shop.*")).isEqualTo(3);
         assertThat(c.disableProbes("com.shop.Cart.*")).isEqualTo(2);
         assertThat(calls).containsExactly("on com.shop.*", "off com.shop.Cart.*");
@@ -105,32 +90,12 @@ class ObserveManagementTest {
     @Test
     void theProcessSwitchTheAgentRegistersServesEveryTreeWithoutOneOfItsOwn() throws Exception {
         ObserverClient c = connect(new Log());
-        ProbeSwitch agent = new ProbeSwitch() {
-            @Override
-            public int enable(String pattern) {
-                return 11;
-            }
-
-            @Override
-            public int disable(String pattern) {
-                return 12;
-            }
-        };
+        ProbeSwitch agent = answering(11, 12, new ArrayList<>());
         LiveRuntime.registerProcessProbeSwitch(agent);
         try {
             assertThat(live.probeSwitch()).containsSame(agent);
             assertThat(c.disableProbes("*")).isEqualTo(12);
-            live.registerProbeSwitch(new ProbeSwitch() {
-                @Override
-                public int enable(String pattern) {
-                    return 1;
-                }
-
-                @Override
-                public int disable(String pattern) {
-                    return 2;
-                }
-            });
+            live.registerProbeSwitch(answering(1, 2, new ArrayList<>()));
             assertThat(c.enableProbes("*")).as("the tree's own switch first").isEqualTo(1);
             live.registerProbeSwitch(null);
             assertThat(c.enableProbes("*")).isEqualTo(11);
