@@ -8,10 +8,10 @@ import io.sonde.agent.instrument.ProbeCatalog;
 import io.sonde.agent.instrument.WeaveStats;
 import io.sonde.agent.jmx.ProbesControl;
 import io.sonde.agent.propagation.ExecutorInstrumenter;
+import io.sonde.api.live.ProbeSwitch;
 import io.sonde.core.control.AgentState;
 import io.sonde.core.control.LoopbackConnector;
 import io.sonde.core.control.ProbeControlMBean;
-import io.sonde.core.live.LiveRuntime;
 import java.lang.instrument.Instrumentation;
 import net.bytebuddy.dynamic.ClassFileLocator;
 import java.util.List;
@@ -195,7 +195,7 @@ public final class AgentRuntime {
                 budget == null ? CoreBinding::counters : () -> concat(CoreBinding.counters(), budget.counters()),
                 errors,
                 status);
-        LiveRuntime.registerProcessProbeSwitch(control); // observers switch probes through the same switch
+        ProbeSwitch.registerForProcess(control); // observers switch probes through the same switch
         if (!o.jmx()) {
             return;
         }

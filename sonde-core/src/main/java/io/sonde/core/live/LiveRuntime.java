@@ -36,8 +36,6 @@ public final class LiveRuntime implements LiveTree, AutoCloseable {
     private final MibTree tree;
     private final JvmProbes probes;
     private final List<ObserverEndpoint> sessions = new CopyOnWriteArrayList<>();
-    /** The process's method-probe switch (the agent's), shared by every tree. */
-    private static volatile ProbeSwitch processProbes;
     private volatile ProbeSwitch ownProbeSwitch;
 
     private LiveRuntime(LiveClock clock, long probePeriodMillis) {
@@ -147,18 +145,10 @@ public final class LiveRuntime implements LiveTree, AutoCloseable {
         return ObserveServer.start(this, options);
     }
 
-    /**
-     * Registers the process's method-probe switch (the agent does, at start): every tree without a
-     * switch of its own uses it. Null unregisters.
-     */
-    public static void registerProcessProbeSwitch(ProbeSwitch probes) {
-        processProbes = probes;
-    }
-
     @Override
     public Optional<ProbeSwitch> probeSwitch() {
         ProbeSwitch own = ownProbeSwitch;
-        return Optional.ofNullable(own != null ? own : processProbes);
+        return Optional.ofNullable(own != null ? own : ProbeSwitch.forProcess());
     }
 
     @Override

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sonde.api.live.LongSensor;
 import io.sonde.api.live.ProbeSwitch;
-import io.sonde.core.live.LiveRuntime;
 import io.sonde.format.observe.DeliveryQos;
 import io.sonde.format.observe.ObserveCodec;
 import io.sonde.format.observe.ObserveProtocol;
@@ -91,7 +90,7 @@ class ObserveManagementTest extends EndpointFixture {
     void theProcessSwitchTheAgentRegistersServesEveryTreeWithoutOneOfItsOwn() throws Exception {
         ObserverClient c = connect(new Log());
         ProbeSwitch agent = answering(11, 12, new ArrayList<>());
-        LiveRuntime.registerProcessProbeSwitch(agent);
+        ProbeSwitch.registerForProcess(agent);
         try {
             assertThat(live.probeSwitch()).containsSame(agent);
             assertThat(c.disableProbes("*")).isEqualTo(12);
@@ -100,7 +99,7 @@ class ObserveManagementTest extends EndpointFixture {
             live.registerProbeSwitch(null);
             assertThat(c.enableProbes("*")).isEqualTo(11);
         } finally {
-            LiveRuntime.registerProcessProbeSwitch(null);
+            ProbeSwitch.registerForProcess(null);
         }
         assertThat(live.probeSwitch()).isEmpty();
     }
