@@ -27,7 +27,8 @@ class BoundedRecordingIT {
         int segment = 16 << 10;
         long max = 64 << 10;
         String options = "include=" + TcpFaultsIT.APP + "$Target.*,file.dir=" + dir + ",file.segment.bytes=" + segment
-                + ",frame.bytes=4096,file.maxsize=64k";
+                + ",frame.bytes=4096,file.maxsize=64k"
+                + ",policy=block-forever"; // the trailer must count every record written: no drop under load
         String stderr;
         try (AgentJvm p = AgentJvm.start(options, AgentProcess.TEST_CLASSES, TcpFaultsIT.APP, "calls", "100000")) {
             p.awaitLine("done");

@@ -207,6 +207,23 @@ class MBeanBridgeTest {
     }
 
     @Test
+    void theSamplerThreadSamplesASubscribedAttributeEveryPeriod() throws Exception {
+        Counter c = registerCounter();
+        MBeanBridge b = (MBeanBridge) live.bridgeJmx(server, new ObjectName("shop:*"), Duration.ofMillis(10));
+        toClose.add(b);
+        Recorder r = new Recorder();
+        var s = live.openSession(r); // with its own dispatcher thread
+        toClose.add(s);
+        r.expect(1);
+        s.subscribe(COUNTER + "/State", EnumSet.of(EventKind.VALUE_CHANGED), Qos.immediate());
+        assertThat(r.await()).as("the first sample").isTrue();
+        r.expect(1);
+        c.state = "busy";
+        assertThat(r.await()).as("the change, sampled by the bridge's thread").isTrue();
+        assertThat(r.events()).extracting(LiveEvent::stringValue).containsExactly("idle", "busy");
+    }
+
+    @Test
     void mbeansRegisteredAndUnregisteredLaterAppearAndDisappear() throws Exception {
         server.registerMBean(new Pool(), new ObjectName("shop:type=Pool"));
         MBeanBridge b = bridge("shop:*");
