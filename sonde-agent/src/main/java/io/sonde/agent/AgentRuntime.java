@@ -8,6 +8,7 @@ import io.sonde.agent.instrument.ProbeCatalog;
 import io.sonde.agent.instrument.WeaveStats;
 import io.sonde.agent.jmx.ProbesControl;
 import io.sonde.agent.propagation.ExecutorInstrumenter;
+import io.sonde.api.live.ProbeSwitch;
 import io.sonde.core.control.AgentState;
 import io.sonde.core.control.LoopbackConnector;
 import io.sonde.core.control.ProbeControlMBean;
@@ -189,17 +190,18 @@ public final class AgentRuntime {
     private static void registerMBean(
             AgentOptions o, ProbeCatalog catalog, Instrumenter instrumenter, List<String> errors, String status,
             String agentJar, BudgetController budget) {
+        ProbesControl control = new ProbesControl(
+                catalog,
+                () -> instrumenter == null ? 0 : instrumenter.transformedClasses(),
+                budget == null ? CoreBinding::counters : () -> concat(CoreBinding.counters(), budget.counters()),
+                errors,
+                status);
+        ProbeSwitch.registerForProcess(control); // observers switch probes through the same switch
         if (!o.jmx()) {
             return;
         }
         try {
-            new ProbesControl(
-                            catalog,
-                            () -> instrumenter == null ? 0 : instrumenter.transformedClasses(),
-                            budget == null ? CoreBinding::counters : () -> concat(CoreBinding.counters(), budget.counters()),
-                            errors,
-                            status)
-                    .register(agentJar);
+            control.register(agentJar);
         } catch (Exception | LinkageError e) {
             AgentLog.info("could not register the JMX MBean " + ProbeControlMBean.OBJECT_NAME + ": " + e);
         }

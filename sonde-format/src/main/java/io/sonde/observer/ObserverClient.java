@@ -10,11 +10,15 @@ import io.sonde.format.observe.ObserveCodec;
 import io.sonde.format.observe.ObserveProtocol;
 import io.sonde.format.observe.ObservedEvent;
 import io.sonde.format.observe.PayloadReader;
+import io.sonde.format.observe.SubscriptionInfo;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +31,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * The Java observer client (docs/observe-protocol.md): one TCP connection to an observe endpoint,
@@ -60,6 +68,8 @@ public final class ObserverClient implements AutoCloseable {
     private final AtomicInteger nextRequest = new AtomicInteger(1);
     private final Thread reader;
     private volatile Duration timeout = DEFAULT_TIMEOUT;
+    /** This connection's id at the endpoint (protocol version 2 tells it in the HELLO answer). */
+    private volatile int connectionId;
     private volatile boolean closed;
 
     private ObserverClient(Socket socket, Observer observer) throws IOException {
@@ -76,20 +86,67 @@ public final class ObserverClient implements AutoCloseable {
      * refuses (wrong token: code {@link ObserveProtocol#ERR_BAD_TOKEN}).
      */
     public static ObserverClient connect(String host, int port, String token, Observer observer) throws IOException {
+        return connect(host, port, token, observer, null);
+    }
+
+    /**
+     * Connects over TLS with {@code tls} (see {@link #trusting}), checking that the endpoint's
+     * certificate names {@code host} (a DNS name or IP address in its subject alternative names),
+     * then authenticates with {@code token}. {@code tls} null: plain TCP, as
+     * {@link #connect(String, int, String, Observer)}.
+     */
+    public static ObserverClient connect(String host, int port, String token, Observer observer, SSLContext tls)
+            throws IOException {
         Socket s = new Socket();
         try {
             s.connect(new InetSocketAddress(host, port), (int) DEFAULT_TIMEOUT.toMillis());
             s.setTcpNoDelay(true);
+            if (tls != null) s = handshake(tls, s, host, port);
             ObserverClient c = new ObserverClient(s, observer);
             synchronized (c.writer) {
                 c.out.write(LiveFrameWriter.streamHeader());
             }
             c.reader.start();
-            c.request((w, req) -> ObserveCodec.hello(w, req, ObserveProtocol.PROTOCOL_VERSION, token), ObserveProtocol.OK);
+            c.connectionId = (int) okResult(c.request((w, req) -> ObserveCodec.hello(w, req, ObserveProtocol.PROTOCOL_VERSION, token),
+                    ObserveProtocol.OK));
             return c;
         } catch (IOException | RuntimeException e) {
             s.close();
             throw e;
+        }
+    }
+
+    /** Layers TLS over the connected socket {@code plain} and completes the handshake (bounded by the default timeout). */
+    private static Socket handshake(SSLContext tls, Socket plain, String host, int port) throws IOException {
+        SSLSocket ssl = (SSLSocket) tls.getSocketFactory().createSocket(plain, host, port, true);
+        SSLParameters p = ssl.getSSLParameters();
+        p.setEndpointIdentificationAlgorithm("HTTPS"); // the certificate must name the host we asked for
+        ssl.setSSLParameters(p);
+        ssl.setSoTimeout((int) DEFAULT_TIMEOUT.toMillis());
+        try {
+            ssl.startHandshake();
+        } catch (IOException e) {
+            ssl.close();
+            throw new ObserveException(0, "TLS handshake with " + host + ":" + port + " failed: " + e.getMessage());
+        }
+        ssl.setSoTimeout(0);
+        return ssl;
+    }
+
+    /**
+     * A TLS context that trusts the certificates of {@code trustStore} (PKCS12 or JKS, detected;
+     * {@code password} may be null for a store without integrity check).
+     */
+    public static SSLContext trusting(Path trustStore, char[] password) throws IOException {
+        try {
+            KeyStore ks = KeyStore.getInstance(trustStore.toFile(), password);
+            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(ks);
+            SSLContext ctx = SSLContext.getInstance("TLS");
+            ctx.init(null, tmf.getTrustManagers(), null);
+            return ctx;
+        } catch (GeneralSecurityException e) {
+            throw new IOException("trust store " + trustStore + ": " + e.getMessage(), e);
         }
     }
 
@@ -138,6 +195,42 @@ public final class ObserverClient implements AutoCloseable {
     /** Resumes the matching sensors; returns how many existing ones. */
     public int resume(String pattern) throws IOException {
         return (int) okResult(request((w, req) -> ObserveCodec.patternRequest(w, ObserveProtocol.RESUME, req, pattern), ObserveProtocol.OK));
+    }
+
+    /** Switches on the observed process's method probes matching {@code pattern}; returns how many changed. */
+    public int enableProbes(String pattern) throws IOException {
+        return (int) okResult(request((w, req) -> ObserveCodec.patternRequest(w, ObserveProtocol.PROBES_ON, req, pattern), ObserveProtocol.OK));
+    }
+
+    /**
+     * Switches off the matching method probes; returns how many changed. Without a Sonde agent in the
+     * observed process: {@link ObserveException} with code {@link ObserveProtocol#ERR_UNAVAILABLE}.
+     */
+    public int disableProbes(String pattern) throws IOException {
+        return (int) okResult(request((w, req) -> ObserveCodec.patternRequest(w, ObserveProtocol.PROBES_OFF, req, pattern), ObserveProtocol.OK));
+    }
+
+    /** The subscriptions of this connection, or ({@code allConnections}) of every connection of the endpoint. */
+    public List<SubscriptionInfo> subscriptions(boolean allConnections) throws IOException {
+        int scope = allConnections ? ObserveProtocol.SCOPE_ALL : ObserveProtocol.SCOPE_OWN;
+        PayloadReader r = request((w, req) -> ObserveCodec.subscriptions(w, req, scope), ObserveProtocol.SUBSCRIPTION_LIST);
+        List<SubscriptionInfo> out = new ArrayList<>();
+        for (int i = r.u32(); i > 0; i--) out.add(ObserveCodec.readSubscription(r));
+        r.end();
+        return out;
+    }
+
+    /**
+     * Ends subscription {@code subscription} of connection {@code connection} (this connection's own
+     * id, or 0, for its own); the other connection is told ({@link Observer#onSubscriptionEnded}).
+     */
+    public void endSubscription(int connection, int subscription) throws IOException {
+        request((w, req) -> ObserveCodec.endSubscription(w, req, connection, subscription), ObserveProtocol.OK);
+    }
+
+    /** This connection's id at the endpoint (what SUBSCRIPTION_LIST names it by). */
+    public int connectionId() {
+        return connectionId;
     }
 
     @Override
@@ -211,7 +304,7 @@ public final class ObserverClient implements AutoCloseable {
         try {
             if (!in.readStreamHeader()) throw new IOException(in.source() + ": endpoint closed before its stream header");
             for (PayloadReader r; (r = in.next()) != null; ) {
-                                int type = r.type();
+                int type = r.type();
                 if (type == ObserveProtocol.EVENTS) {
                     int sub = r.u32();
                     int n = r.u32();
@@ -223,6 +316,12 @@ public final class ObserverClient implements AutoCloseable {
                     long lost = r.i64();
                     long total = r.i64();
                     observer.onOverflow(lost, total);
+                } else if (type == ObserveProtocol.SUBSCRIPTION_ENDED) {
+                    int sub = r.u32();
+                    int by = r.u32();
+                    String reason = r.str();
+                    r.end();
+                    observer.onSubscriptionEnded(sub, by, reason);
                 } else {
                     int request = r.u32();
                     CompletableFuture<PayloadReader> f = pending.get(request);

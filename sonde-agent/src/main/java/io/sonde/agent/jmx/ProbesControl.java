@@ -1,6 +1,7 @@
 package io.sonde.agent.jmx;
 
 import io.sonde.agent.instrument.ProbeCatalog;
+import io.sonde.api.live.ProbeSwitch;
 import io.sonde.core.control.LoopbackConnector;
 import io.sonde.core.control.ProbeControlMBean;
 import java.lang.management.ManagementFactory;
@@ -13,9 +14,10 @@ import javax.management.StandardMBean;
 
 /**
  * Implementation of {@link ProbeControlMBean} over the agent's probe catalog. Clients reach it with
- * {@link io.sonde.core.control.ProbeControlClient} (or any JMX console).
+ * {@link io.sonde.core.control.ProbeControlClient} (or any JMX console), and observers of the live
+ * layer's observe endpoint through the same switch ({@link ProbeSwitch}: PROBES_ON / PROBES_OFF).
  */
-public final class ProbesControl implements ProbeControlMBean {
+public final class ProbesControl implements ProbeControlMBean, ProbeSwitch {
 
     private final ProbeCatalog catalog;
     private final IntSupplier instrumentedClasses;

@@ -239,7 +239,8 @@ public final class WatchCommand implements Callable<Integer> {
      * (the new value; null for object events), {@code time_ns} (the sensor's time, epoch ns of the
      * observed process's clock), {@code id} (the source's id), {@code subscription}, {@code delivery}
      * (events of one delivery share it) and, for CHILD_ADDED / CHILD_REMOVED, {@code child} and
-     * {@code child_id}.
+     * {@code child_id}; for NOTIFICATION, {@code notification} ({@code type}, {@code message},
+     * {@code sequence}, {@code user_data}).
      */
     static String json(ObservedEvent e, int subscription, long delivery) {
         StringBuilder b = new StringBuilder("{\"path\": ").append(JsonText.quote(e.path()))
@@ -252,7 +253,20 @@ public final class WatchCommand implements Callable<Integer> {
         if (e.childPath() != null && (e.kind() == ObservedEvent.Kind.CHILD_ADDED || e.kind() == ObservedEvent.Kind.CHILD_REMOVED)) {
             b.append(", \"child\": ").append(JsonText.quote(e.childPath())).append(", \"child_id\": ").append(e.childId());
         }
+        if (e.notification() != null) {
+            b.append(", \"notification\": {\"type\": ").append(JsonText.quote(e.notification().type()))
+                    .append(", \"message\": ").append(JsonText.quote(e.notification().message()))
+                    .append(", \"sequence\": ").append(e.notification().sequence())
+                    .append(", \"user_data\": ").append(JsonText.quote(e.notification().userData())).append('}');
+        }
         return b.append('}').toString();
+    }
+
+    /** A notification as one line of text: its type, then its message when it has one. */
+    static String notificationText(ObservedEvent e) {
+        var n = e.notification();
+        if (n == null) return "notification";
+        return n.message() == null || n.message().isEmpty() ? n.type() : n.type() + ": " + n.message();
     }
 
     /** One event as a line: sensor time (local clock), path, then {@code = value}, {@code + child}, {@code - child} or {@code deleted}. */
@@ -263,6 +277,7 @@ public final class WatchCommand implements Callable<Integer> {
             case CHILD_ADDED -> "+ " + e.childPath();
             case CHILD_REMOVED -> "- " + e.childPath();
             case OBJECT_DELETED -> "deleted";
+            case NOTIFICATION -> "! " + notificationText(e);
         };
         return time + "  " + e.path() + "  " + what;
     }

@@ -79,6 +79,7 @@ final class WatchView {
         r.value = switch (e.kind()) {
             case VALUE_CHANGED -> text(e.value());
             case CHILD_ADDED -> "+ " + e.childPath().substring(e.childPath().lastIndexOf('/') + 1);
+            case NOTIFICATION -> "! " + WatchCommand.notificationText(e);
             default -> "- " + e.childPath().substring(e.childPath().lastIndexOf('/') + 1);
         };
         r.lastNanos = nowNanos;

@@ -69,4 +69,14 @@ class WatchViewTest {
                 .isEqualTo("{\"path\": \"shop/orders\", \"event\": \"CHILD_REMOVED\", \"value\": null, \"time_ns\": 77, \"id\": 2,"
                         + " \"subscription\": 1, \"delivery\": 4, \"child\": \"shop/orders/17\", \"child_id\": 3}");
     }
+
+    @Test
+    void notificationsAsJsonAndText() {
+        var n = new io.sonde.format.observe.ObservedNotification("jmx.attribute.change", "Size changed", 9, null);
+        ObservedEvent e = new ObservedEvent(Kind.NOTIFICATION, 5, "jmx/app/type=Cache", 88, null, 0, null, n);
+        assertThat(WatchCommand.json(e, 2, 6)).isEqualTo("{\"path\": \"jmx/app/type=Cache\", \"event\": \"NOTIFICATION\", \"value\": null,"
+                + " \"time_ns\": 88, \"id\": 5, \"subscription\": 2, \"delivery\": 6, \"notification\": {\"type\": \"jmx.attribute.change\","
+                + " \"message\": \"Size changed\", \"sequence\": 9, \"user_data\": null}}");
+        assertThat(WatchCommand.line(e)).endsWith("jmx/app/type=Cache  ! jmx.attribute.change: Size changed");
+    }
 }

@@ -16,7 +16,12 @@ public enum EventKind {
     /** A child object was removed from the source object. */
     CHILD_REMOVED,
     /** The source object was deleted (removed from the tree with its subtree). */
-    OBJECT_DELETED;
+    OBJECT_DELETED,
+    /**
+     * The source object sent a notification ({@link MonitoredObject#sendNotification}; for a
+     * bridged MBean, a JMX notification it emitted): see {@link LiveEvent#notification()}.
+     */
+    NOTIFICATION;
 
     /** This kind's bit in a mask of kinds. */
     public int bit() {

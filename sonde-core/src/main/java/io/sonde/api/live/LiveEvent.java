@@ -9,7 +9,8 @@ import java.util.function.Function;
  *
  * <p>For {@link EventKind#VALUE_CHANGED} the source is the attribute and the event carries its new
  * value; for the object events the source is the object, and {@link EventKind#CHILD_ADDED} /
- * {@link EventKind#CHILD_REMOVED} name the child.
+ * {@link EventKind#CHILD_REMOVED} name the child, and {@link EventKind#NOTIFICATION} carries its
+ * {@link Notification}.
  */
 public final class LiveEvent {
     private final EventKind kind;
@@ -21,11 +22,12 @@ public final class LiveEvent {
     private final String text;
     private final int childId;
     private final String childPath;
+    private final Notification notification;
     /** The encoded form, made once by the first dispatcher that needs it (guarded by this). */
     private byte[] wire;
 
     private LiveEvent(EventKind kind, int sourceId, String sourcePath, long timeNanos, ValueType valueType,
-            long bits, String text, int childId, String childPath) {
+            long bits, String text, int childId, String childPath, Notification notification) {
         this.kind = kind;
         this.sourceId = sourceId;
         this.sourcePath = sourcePath;
@@ -35,6 +37,7 @@ public final class LiveEvent {
         this.text = text;
         this.childId = childId;
         this.childPath = childPath;
+        this.notification = notification;
     }
 
     /**
@@ -44,14 +47,22 @@ public final class LiveEvent {
     public static LiveEvent valueChanged(int attributeId, String path, long timeNanos, ValueType type, long bits,
             String text) {
         return new LiveEvent(EventKind.VALUE_CHANGED, attributeId, path, timeNanos, Objects.requireNonNull(type),
-                bits, text, 0, null);
+                bits, text, 0, null, null);
     }
 
     /** A child added to or removed from object {@code objectId}, or ({@code child} unused) the object deleted. */
     public static LiveEvent objectEvent(EventKind kind, int objectId, String path, long timeNanos, int childId,
             String childPath) {
-        if (kind == EventKind.VALUE_CHANGED) throw new IllegalArgumentException("objectEvent: VALUE_CHANGED is an attribute event");
-        return new LiveEvent(kind, objectId, path, timeNanos, null, 0L, null, childId, childPath);
+        if (kind == EventKind.VALUE_CHANGED || kind == EventKind.NOTIFICATION) {
+            throw new IllegalArgumentException("objectEvent: " + kind + " is not a child or deletion event");
+        }
+        return new LiveEvent(kind, objectId, path, timeNanos, null, 0L, null, childId, childPath, null);
+    }
+
+    /** A notification sent by object {@code objectId}. */
+    public static LiveEvent notification(int objectId, String path, long timeNanos, Notification notification) {
+        return new LiveEvent(EventKind.NOTIFICATION, objectId, path, timeNanos, null, 0L, null, 0, null,
+                Objects.requireNonNull(notification, "notification"));
     }
 
     public EventKind kind() {
@@ -123,6 +134,11 @@ public final class LiveEvent {
         return childPath;
     }
 
+    /** The notification of a NOTIFICATION event, else null. */
+    public Notification notification() {
+        return notification;
+    }
+
     /**
      * This event's bytes in the observe protocol, made by {@code encoder} once and cached: every
      * connection that receives the event writes the same array (do not modify it). Called on
@@ -145,6 +161,7 @@ public final class LiveEvent {
         StringBuilder b = new StringBuilder().append(kind).append(' ').append(sourcePath).append(" @").append(timeNanos);
         if (valueType != null) b.append(" = ").append(value());
         if (childPath != null) b.append(" child ").append(childPath);
+        if (notification != null) b.append(' ').append(notification);
         return b.toString();
     }
 }

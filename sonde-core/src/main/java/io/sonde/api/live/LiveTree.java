@@ -1,7 +1,10 @@
 package io.sonde.api.live;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 
 /**
  * The monitored-object tree of a process (the MIB) and its management: lookup, introspection,
@@ -73,5 +76,34 @@ public interface LiveTree {
      * Starts an observe endpoint (docs/observe-protocol.md) on 127.0.0.1:{@code port} ({@code 0}: any
      * free port): observers that send {@code token} first get a session each. Close it to stop.
      */
-    ObserveService observe(int port, String token);
+    default ObserveService observe(int port, String token) {
+        return observe(ObserveOptions.of(port, token));
+    }
+
+    /**
+     * Starts an observe endpoint as {@code options} say: port, token, bind address, TLS. A bind
+     * address that is not a loopback address is refused without TLS.
+     */
+    ObserveService observe(ObserveOptions options);
+
+    /**
+     * The switch of the process's method probes: the one registered for this tree, else the
+     * process's (the Sonde agent registers one at start), else none.
+     */
+    Optional<ProbeSwitch> probeSwitch();
+
+    /** Registers {@code probes} as this tree's method-probe switch (null: back to the process's). */
+    void registerProbeSwitch(ProbeSwitch probes);
+
+    /**
+     * Shows the MBeans of {@code server} whose names match {@code pattern} (an ObjectName, may be a
+     * pattern such as {@code java.lang:*}) as monitored objects under {@code jmx/}, their attributes
+     * sampled every {@code samplePeriod} while subscribed (see {@link JmxBridge}). Close it to stop.
+     */
+    JmxBridge bridgeJmx(MBeanServer server, ObjectName pattern, Duration samplePeriod);
+
+    /** {@link #bridgeJmx(MBeanServer, ObjectName, Duration)} sampling every second. */
+    default JmxBridge bridgeJmx(MBeanServer server, ObjectName pattern) {
+        return bridgeJmx(server, pattern, Duration.ofSeconds(1));
+    }
 }

@@ -61,6 +61,13 @@ public interface MonitoredObject {
     /** Whether {@link #delete()} removed this object (or an ancestor) from the tree. */
     boolean isDeleted();
 
+    /**
+     * Sends a {@link EventKind#NOTIFICATION} event from this object (as a JMX MBean sends a
+     * notification) to the subscriptions that want notifications of it; with none, or suspended,
+     * nothing is generated. {@code userData} may be null.
+     */
+    void sendNotification(String type, String message, long sequence, String userData);
+
     LongSensor longSensor(String name, String unit, String description);
 
     DoubleSensor doubleSensor(String name, String unit, String description);

@@ -1,12 +1,16 @@
 package io.sonde.core.live;
 
 import io.sonde.api.live.Attribute;
+import io.sonde.api.live.JmxBridge;
 import io.sonde.api.live.AttributeValue;
 import io.sonde.api.live.LiveTree;
 import io.sonde.api.live.MonitoredObject;
 import io.sonde.api.live.Observer;
+import io.sonde.api.live.ObserveOptions;
 import io.sonde.api.live.ObserveService;
 import io.sonde.api.live.ObserverSession;
+import io.sonde.api.live.ProbeSwitch;
+import io.sonde.core.live.jmx.MBeanBridge;
 import io.sonde.core.live.observe.ObserveServer;
 import io.sonde.core.live.mib.AttributeNode;
 import io.sonde.core.live.mib.LiveClock;
@@ -14,10 +18,13 @@ import io.sonde.core.live.mib.MibTree;
 import io.sonde.core.live.mib.PathPattern;
 import io.sonde.core.live.probe.JvmProbes;
 import io.sonde.core.live.session.ObserverEndpoint;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 
 /** A live tree with its sessions and, optionally, the JVM and system probes. */
 public final class LiveRuntime implements LiveTree, AutoCloseable {
@@ -29,6 +36,7 @@ public final class LiveRuntime implements LiveTree, AutoCloseable {
     private final MibTree tree;
     private final JvmProbes probes;
     private final List<ObserverEndpoint> sessions = new CopyOnWriteArrayList<>();
+    private volatile ProbeSwitch ownProbeSwitch;
 
     private LiveRuntime(LiveClock clock, long probePeriodMillis) {
         this.tree = new MibTree(clock);
@@ -133,8 +141,27 @@ public final class LiveRuntime implements LiveTree, AutoCloseable {
     }
 
     @Override
-    public ObserveService observe(int port, String token) {
-        return ObserveServer.start(this, port, token);
+    public ObserveService observe(ObserveOptions options) {
+        return ObserveServer.start(this, options);
+    }
+
+    @Override
+    public Optional<ProbeSwitch> probeSwitch() {
+        ProbeSwitch own = ownProbeSwitch;
+        return Optional.ofNullable(own != null ? own : ProbeSwitch.forProcess());
+    }
+
+    @Override
+    public void registerProbeSwitch(ProbeSwitch probes) {
+        this.ownProbeSwitch = probes;
+    }
+
+    @Override
+    public JmxBridge bridgeJmx(MBeanServer server, ObjectName pattern, Duration samplePeriod) {
+        if (samplePeriod == null || samplePeriod.toMillis() < 1) {
+            throw new IllegalArgumentException("JMX bridge sample period: " + samplePeriod + " is below 1 ms");
+        }
+        return MBeanBridge.start(tree, server, pattern, samplePeriod.toMillis());
     }
 
     /** Closes every session and stops the probe sampler. */

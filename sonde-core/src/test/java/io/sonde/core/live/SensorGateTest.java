@@ -159,6 +159,33 @@ class SensorGateTest {
     }
 
     @Test
+    void notificationsAreGatedLikeEveryOtherEvent() {
+        MonitoredObject o = live.object("app/alarms", "Alarms");
+        o.sendNotification("app.alarm", "nobody listens", 1, null);
+        assertThat(live.mib().producedEvents()).isZero();
+        Subscription values = session.subscribe("app/alarms", EnumSet.of(EventKind.CHILD_ADDED), Qos.immediate());
+        o.sendNotification("app.alarm", "not wanted: only CHILD_ADDED", 2, null);
+        assertThat(live.mib().producedEvents()).isZero();
+        Subscription notes = session.subscribe("app/*", EnumSet.of(EventKind.NOTIFICATION), Qos.immediate());
+        o.sendNotification("app.alarm", "disk full", 3, "sda1");
+        live.suspend("app/alarms");
+        o.sendNotification("app.alarm", "suspended", 4, null);
+        live.resume("app/alarms");
+        session.pump(); // before the cancel, which drops what is still queued for it
+        notes.cancel();
+        values.cancel();
+        o.sendNotification("app.alarm", "after the cancel", 5, null);
+        assertThat(seen.events()).hasSize(1);
+        LiveEvent e = seen.events().get(0);
+        assertThat(e.kind()).isEqualTo(EventKind.NOTIFICATION);
+        assertThat(e.sourcePath()).isEqualTo("app/alarms");
+        assertThat(e.sourceId()).isEqualTo(o.id());
+        assertThat(e.notification()).isEqualTo(new io.sonde.api.live.Notification("app.alarm", "disk full", 3, "sda1"));
+        assertThat(e.value()).isNull();
+        assertThat(live.mib().producedEvents()).isEqualTo(1);
+    }
+
+    @Test
     void pullAndIntrospectionNeedNoSubscription() {
         LongSensor l = live.object("app", "App").longSensor("requests", "count", "requests served");
         live.object("app", "App").stringAttribute("version", "", "build", () -> "1.2");

@@ -51,8 +51,8 @@ public final class ObserveCodec {
      */
     public static byte[] encodeEvent(int kind, int sourceId, String path, long timeNanos, Object value, int childId,
             String childPath) {
-        WireBuffer w = new WireBuffer(32 + path.length());
-        w.u8(kind).u32(sourceId).str(path).i64(timeNanos);
+        if (kind == KIND_NOTIFICATION) throw new IllegalArgumentException("a NOTIFICATION event: use encodeNotification");
+        WireBuffer w = eventHead(kind, sourceId, path, timeNanos);
         if (kind == KIND_VALUE_CHANGED) {
             putValue(w, value);
         } else if (kind == KIND_CHILD_ADDED || kind == KIND_CHILD_REMOVED) {
@@ -61,15 +61,43 @@ public final class ObserveCodec {
         return w.toByteArray();
     }
 
+    /**
+     * The bytes of a NOTIFICATION event (protocol version 2): the event head, then str type, str
+     * message, i64 sequence and the user data as a tagged value (a string or null).
+     */
+    public static byte[] encodeNotification(int sourceId, String path, long timeNanos, ObservedNotification n) {
+        WireBuffer w = eventHead(KIND_NOTIFICATION, sourceId, path, timeNanos);
+        w.str(n.type()).str(n.message() == null ? "" : n.message()).i64(n.sequence());
+        putValue(w, n.userData());
+        return w.toByteArray();
+    }
+
+    private static WireBuffer eventHead(int kind, int sourceId, String path, long timeNanos) {
+        WireBuffer w = new WireBuffer(32 + path.length());
+        w.u8(kind).u32(sourceId).str(path).i64(timeNanos);
+        return w;
+    }
+
     public static ObservedEvent readEvent(PayloadReader r) {
         int kind = r.u8();
-        if (kind > KIND_OBJECT_DELETED) throw new MalformedMessageException("EVENTS: unknown event kind " + kind);
+        if (kind > KIND_NOTIFICATION) throw new MalformedMessageException("EVENTS: unknown event kind " + kind);
         int source = r.u32();
         String path = r.str();
         long time = r.i64();
         Object value = null;
         int childId = 0;
         String childPath = null;
+        if (kind == KIND_NOTIFICATION) {
+            String type = r.str();
+            String message = r.str();
+            long sequence = r.i64();
+            Object data = readValue(r);
+            if (data != null && !(data instanceof String)) {
+                throw new MalformedMessageException("EVENTS: notification user data is not a string or null");
+            }
+            return new ObservedEvent(ObservedEvent.Kind.NOTIFICATION, source, path, time, null, 0, null,
+                    new ObservedNotification(type, message, sequence, (String) data));
+        }
         if (kind == KIND_VALUE_CHANGED) {
             value = readValue(r);
         } else if (kind != KIND_OBJECT_DELETED) {
@@ -90,12 +118,22 @@ public final class ObserveCodec {
     }
 
     public static void subscribe(LiveFrameWriter w, int request, String pattern, int kindsMask, DeliveryQos qos) {
-        w.begin(SUBSCRIBE).u32(request).str(pattern).u8(kindsMask).u8(qos.mode()).u8(qos.isUrgent() ? QOS_FLAG_URGENT : 0)
-                .u32(qos.batchSize()).i64(qos.intervalNanos());
+        w.begin(SUBSCRIBE).u32(request).str(pattern).u8(kindsMask);
+        putQos(w, qos);
     }
 
     public static void unsubscribe(LiveFrameWriter w, int request, int subscription) {
         w.begin(UNSUBSCRIBE).u32(request).u32(subscription);
+    }
+
+    /** SUBSCRIPTIONS (version 2): {@code scope} is {@link ObserveProtocol#SCOPE_OWN} or {@link ObserveProtocol#SCOPE_ALL}. */
+    public static void subscriptions(LiveFrameWriter w, int request, int scope) {
+        w.begin(SUBSCRIPTIONS).u32(request).u8(scope);
+    }
+
+    /** END_SUBSCRIPTION (version 2): {@code connection} 0 names the sender's own connection. */
+    public static void endSubscription(LiveFrameWriter w, int request, int connection, int subscription) {
+        w.begin(END_SUBSCRIPTION).u32(request).u32(connection).u32(subscription);
     }
 
     // ---- responses
@@ -122,6 +160,41 @@ public final class ObserveCodec {
             w.u32(v.id()).str(v.path()).str(v.unit()).i64(v.timeNanos());
             putValue(w, v.value());
         }
+    }
+
+    /**
+     * SUBSCRIPTION_LIST (version 2): per subscription u32 connection id, u8 own (1: the asking
+     * connection's), u32 subscription id, str pattern, u8 kinds mask, then the QoS as in SUBSCRIBE
+     * (u8 mode, u8 flags, u32 batch size, i64 interval ns).
+     */
+    public static void subscriptionList(LiveFrameWriter w, int request, List<SubscriptionInfo> subscriptions) {
+        w.begin(SUBSCRIPTION_LIST).u32(request).u32(subscriptions.size());
+        for (SubscriptionInfo s : subscriptions) {
+            w.u32(s.connectionId()).u8(s.own() ? 1 : 0).u32(s.subscriptionId()).str(s.pattern()).u8(s.kindsMask());
+            putQos(w, s.qos());
+        }
+    }
+
+    public static SubscriptionInfo readSubscription(PayloadReader r) {
+        int connection = r.u32();
+        boolean own = r.u8() != 0;
+        int id = r.u32();
+        String pattern = r.str();
+        int mask = r.u8();
+        int mode = r.u8();
+        boolean urgent = (r.u8() & QOS_FLAG_URGENT) != 0;
+        int batch = r.u32();
+        long interval = r.i64();
+        return new SubscriptionInfo(connection, own, id, pattern, mask, new DeliveryQos(mode, batch, interval, urgent));
+    }
+
+    /** SUBSCRIPTION_ENDED (version 2, pushed): connection {@code by} ended this connection's subscription. */
+    public static void subscriptionEnded(LiveFrameWriter w, int subscription, int by, String reason) {
+        w.begin(SUBSCRIPTION_ENDED).u32(subscription).u32(by).str(reason);
+    }
+
+    private static void putQos(WireBuffer w, DeliveryQos qos) {
+        w.u8(qos.mode()).u8(qos.isUrgent() ? QOS_FLAG_URGENT : 0).u32(qos.batchSize()).i64(qos.intervalNanos());
     }
 
     /** The head of an EVENTS message; the caller appends {@code count} encoded events. */

@@ -14,8 +14,14 @@ public final class ObserveProtocol {
     /** The stream version of an observe connection in both directions: 2.1. */
     public static final int STREAM_MAJOR_VERSION = 2;
     public static final int STREAM_MINOR_VERSION = 1;
-    /** The protocol version a HELLO names; an endpoint refuses others. */
-    public static final int PROTOCOL_VERSION = 1;
+    /**
+     * The protocol version this code speaks and a client names in HELLO. Version 2 added the
+     * NOTIFICATION event kind and the management messages (probe switch, subscription listing and
+     * ending); an endpoint also accepts version 1 HELLOs and then refuses what version 1 lacks.
+     */
+    public static final int PROTOCOL_VERSION = 2;
+    /** The oldest version an endpoint still accepts. */
+    public static final int MIN_PROTOCOL_VERSION = 1;
     /** The default TCP port of an observe endpoint. */
     public static final int DEFAULT_PORT = 7712;
     /** Largest frame either side accepts on an observe connection. */
@@ -36,6 +42,14 @@ public final class ObserveProtocol {
     public static final byte SUSPEND = 0x06;
     /** str pattern. */
     public static final byte RESUME = 0x07;
+    /** Since version 2. str pattern: switch on the matching method probes (OK: how many changed). */
+    public static final byte PROBES_ON = 0x08;
+    /** Since version 2. str pattern: switch off the matching method probes (OK: how many changed). */
+    public static final byte PROBES_OFF = 0x09;
+    /** Since version 2. u8 scope ({@link #SCOPE_OWN} or {@link #SCOPE_ALL}): answered by SUBSCRIPTION_LIST. */
+    public static final byte SUBSCRIPTIONS = 0x0A;
+    /** Since version 2. u32 connection id (0: this one), u32 subscription id: ends that subscription. */
+    public static final byte END_SUBSCRIPTION = 0x0B;
 
     // ---- responses (endpoint -> observer): u8 type, u32 request id of the request answered
     /** i64 result: 0 for HELLO / UNSUBSCRIBE, the subscription id, or the count of sensors suspended / resumed. */
@@ -46,19 +60,34 @@ public final class ObserveProtocol {
     public static final byte LISTING = 0x43;
     /** u32 n, n attribute values. */
     public static final byte VALUES = 0x44;
+    /** Since version 2. u32 n, n subscriptions (see {@link ObserveCodec#subscriptionList}). */
+    public static final byte SUBSCRIPTION_LIST = 0x45;
 
     // ---- pushed (endpoint -> observer), no request id
     /** u32 subscription id, u32 n, n events (each encoded once, the same bytes to every observer). */
     public static final byte EVENTS = 0x61;
     /** i64 lost since the last report, i64 lost since the session opened. */
     public static final byte OVERFLOW = 0x62;
+    /** Since version 2. u32 subscription id, u32 connection id that ended it, str reason: another connection ended it. */
+    public static final byte SUBSCRIPTION_ENDED = 0x63;
+
+    // ---- SUBSCRIPTIONS scopes (u8)
+    /** The subscriptions of the asking connection. */
+    public static final int SCOPE_OWN = 0;
+    /** The subscriptions of every connection of the endpoint. */
+    public static final int SCOPE_ALL = 1;
 
     // ---- event kinds (u8), in the order of io.sonde.api.live.EventKind; a kinds mask has bit (1 << kind)
     public static final int KIND_VALUE_CHANGED = 0;
     public static final int KIND_CHILD_ADDED = 1;
     public static final int KIND_CHILD_REMOVED = 2;
     public static final int KIND_OBJECT_DELETED = 3;
-    public static final int ALL_KINDS_MASK = 0x0F;
+    /** Since version 2: a notification of an object (type, message, sequence, user data). */
+    public static final int KIND_NOTIFICATION = 4;
+    /** Every kind of the current version. */
+    public static final int ALL_KINDS_MASK = 0x1F;
+    /** Every kind of version 1 (no NOTIFICATION). */
+    public static final int V1_KINDS_MASK = 0x0F;
 
     // ---- value tags (u8) then the value
     public static final int VALUE_NULL = 0; // nothing follows
@@ -89,6 +118,10 @@ public final class ObserveProtocol {
     public static final int ERR_BAD_ARGUMENT = 6;
     /** The endpoint failed while serving the request. */
     public static final int ERR_INTERNAL = 7;
+    /** Since version 2: the process cannot do what was asked (no method-probe switch: no agent). */
+    public static final int ERR_UNAVAILABLE = 8;
+    /** Since version 2: a request of a later version than the connection's HELLO named. */
+    public static final int ERR_NOT_IN_VERSION = 9;
 
     /** The name of a message type, for messages and errors. */
     public static String messageName(int type) {
@@ -100,6 +133,12 @@ public final class ObserveProtocol {
             case UNSUBSCRIBE: return "UNSUBSCRIBE";
             case SUSPEND: return "SUSPEND";
             case RESUME: return "RESUME";
+            case PROBES_ON: return "PROBES_ON";
+            case PROBES_OFF: return "PROBES_OFF";
+            case SUBSCRIPTIONS: return "SUBSCRIPTIONS";
+            case END_SUBSCRIPTION: return "END_SUBSCRIPTION";
+            case SUBSCRIPTION_LIST: return "SUBSCRIPTION_LIST";
+            case SUBSCRIPTION_ENDED: return "SUBSCRIPTION_ENDED";
             case OK: return "OK";
             case ERROR: return "ERROR";
             case LISTING: return "LISTING";

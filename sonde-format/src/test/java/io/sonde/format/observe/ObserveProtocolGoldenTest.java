@@ -28,11 +28,15 @@ class ObserveProtocolGoldenTest {
         return new LiveFrameWriter(new UUID(0x0102030405060708L, 0x090A0B0C0D0E0F10L), 4242, "", () -> 1_000L, () -> 2_000L);
     }
 
+    static final SubscriptionInfo LISTED = new SubscriptionInfo(2, false, 1, "app/*", ObservedEvent.Kind.VALUE_CHANGED.bit(),
+            DeliveryQos.batch(10, Duration.ofMillis(50)).asUrgent());
+    static final ObservedNotification NOTIFICATION = new ObservedNotification("jmx.attribute.change", "m", 5, "d");
+
     /** Payload bytes (message type onwards) of one message of each kind. */
     static Map<String, byte[]> goldens() {
         Map<String, byte[]> g = new LinkedHashMap<>();
         LiveFrameWriter w = writer();
-        ObserveCodec.hello(w, 1, ObserveProtocol.PROTOCOL_VERSION, "tok");
+        ObserveCodec.hello(w, 1, 1, "tok"); // a version 1 HELLO: its vector is unchanged since version 1
         g.put("HELLO", payload(w));
         ObserveCodec.patternRequest(w, ObserveProtocol.LIST, 2, "app/**");
         g.put("LIST", payload(w));
@@ -60,6 +64,24 @@ class ObserveProtocolGoldenTest {
         g.put("EVENTS", payload(w));
         ObserveCodec.overflow(w, 3, 8);
         g.put("OVERFLOW", payload(w));
+        // ---- added in protocol version 2
+        ObserveCodec.hello(w, 1, 2, "tok");
+        g.put("HELLO_V2", payload(w));
+        ObserveCodec.patternRequest(w, ObserveProtocol.PROBES_ON, 8, "com.shop.*");
+        g.put("PROBES_ON", payload(w));
+        ObserveCodec.patternRequest(w, ObserveProtocol.PROBES_OFF, 9, "com.shop.*");
+        g.put("PROBES_OFF", payload(w));
+        ObserveCodec.subscriptions(w, 10, ObserveProtocol.SCOPE_ALL);
+        g.put("SUBSCRIPTIONS", payload(w));
+        ObserveCodec.endSubscription(w, 11, 2, 1);
+        g.put("END_SUBSCRIPTION", payload(w));
+        ObserveCodec.subscriptionList(w, 10, List.of(LISTED));
+        g.put("SUBSCRIPTION_LIST", payload(w));
+        ObserveCodec.subscriptionEnded(w, 1, 3, "ended by connection 3");
+        g.put("SUBSCRIPTION_ENDED", payload(w));
+        ObserveCodec.eventsHead(w, 2, 1);
+        w.bytes(ObserveCodec.encodeNotification(1, "app", 11L, NOTIFICATION));
+        g.put("EVENTS_NOTIFICATION", payload(w));
         return g;
     }
 
@@ -77,7 +99,7 @@ class ObserveProtocolGoldenTest {
     /** The `NAME: hex` lines of the document. */
     static Map<String, String> documented() throws IOException {
         Map<String, String> m = new LinkedHashMap<>();
-        Matcher x = Pattern.compile("(?m)^([A-Z_]+(?: frame)?): ((?:[0-9a-f]{2} ?)+)$").matcher(Files.readString(DOC, StandardCharsets.UTF_8));
+        Matcher x = Pattern.compile("(?m)^([A-Z0-9_]+(?: frame)?): ((?:[0-9a-f]{2} ?)+)$").matcher(Files.readString(DOC, StandardCharsets.UTF_8));
         while (x.find()) m.put(x.group(1), x.group(2).trim());
         return m;
     }
@@ -88,7 +110,7 @@ class ObserveProtocolGoldenTest {
         Map<String, String> actual = new LinkedHashMap<>();
         goldens().forEach((k, v) -> actual.put(k, hex(v)));
         LiveFrameWriter w = writer();
-        ObserveCodec.hello(w, 1, ObserveProtocol.PROTOCOL_VERSION, "tok");
+        ObserveCodec.hello(w, 1, 1, "tok"); // a version 1 HELLO: its vector is unchanged since version 1
         actual.put("HELLO frame", hex(w.seal()));
         StringBuilder all = new StringBuilder();
         actual.forEach((k, v) -> all.append(k).append(": ").append(v).append('\n'));
@@ -130,6 +152,35 @@ class ObserveProtocolGoldenTest {
         r.u32();
         r.u32();
         assertThat(ObserveCodec.readReading(r)).isEqualTo(new AttributeReading(2, "app/x", "ms", 7L, 5L));
+        r = reader(g.get("SUBSCRIPTION_LIST"));
+        assertThat(r.type()).isEqualTo(ObserveProtocol.SUBSCRIPTION_LIST);
+        assertThat(r.u32()).isEqualTo(10);
+        assertThat(r.u32()).isEqualTo(1);
+        assertThat(ObserveCodec.readSubscription(r)).isEqualTo(LISTED);
+        r.end();
+        r = reader(g.get("EVENTS_NOTIFICATION"));
+        assertThat(r.type()).isEqualTo(ObserveProtocol.EVENTS);
+        assertThat(r.u32()).isEqualTo(2);
+        assertThat(r.u32()).isEqualTo(1);
+        assertThat(ObserveCodec.readEvent(r)).isEqualTo(new ObservedEvent(ObservedEvent.Kind.NOTIFICATION, 1, "app", 11L, null, 0, null,
+                NOTIFICATION));
+        r.end();
+        r = reader(g.get("END_SUBSCRIPTION"));
+        assertThat(r.type()).isEqualTo(ObserveProtocol.END_SUBSCRIPTION);
+        assertThat(new int[] {r.u32(), r.u32(), r.u32()}).containsExactly(11, 2, 1);
+        r.end();
+    }
+
+    @Test
+    void aNotificationWithoutUserDataAndAnUnknownKindDecode() {
+        byte[] e = ObserveCodec.encodeNotification(1, "app", 11L, new ObservedNotification("t", "", 0, null));
+        assertThat(ObserveCodec.readEvent(reader(e)).notification()).isEqualTo(new ObservedNotification("t", "", 0, null));
+        byte[] unknown = e.clone();
+        unknown[0] = 5;
+        assertThatThrownBy(() -> ObserveCodec.readEvent(reader(unknown))).isInstanceOf(MalformedMessageException.class)
+                .hasMessageContaining("unknown event kind 5");
+        assertThatThrownBy(() -> ObserveCodec.encodeEvent(ObserveProtocol.KIND_NOTIFICATION, 1, "app", 1L, null, 0, null))
+                .hasMessageContaining("encodeNotification");
     }
 
     @Test

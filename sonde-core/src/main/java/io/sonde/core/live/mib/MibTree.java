@@ -2,15 +2,18 @@ package io.sonde.core.live.mib;
 
 import io.sonde.api.live.EventKind;
 import io.sonde.api.live.LiveEvent;
+import io.sonde.api.live.ValueType;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.DoubleSupplier;
 import java.util.function.IntFunction;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The monitored-object tree: structure, path index, ids, taps and suspensions.
@@ -151,6 +154,16 @@ public final class MibTree {
     public DoubleSensorNode sampledDouble(ObjectNode owner, String name, String unit, String description,
             DoubleSupplier sampler) {
         return addAttribute(owner, name, id -> new DoubleSensorNode(owner, id, name, unit, description, sampler));
+    }
+
+    /**
+     * A sensor of {@code type} whose pull calls {@code reader} and which {@link SampledAttribute#sample()}
+     * updates (see there for what the reader returns).
+     */
+    public SampledAttribute sampled(ObjectNode owner, String name, ValueType type, String unit,
+            String description, Supplier<Object> reader) {
+        Objects.requireNonNull(reader, "reader");
+        return addAttribute(owner, name, id -> new SampledAttribute(owner, id, name, type, unit, description, reader));
     }
 
     private void requireFree(ObjectNode parent, String name) {

@@ -4,8 +4,10 @@ import io.sonde.api.live.Attribute;
 import io.sonde.api.live.BooleanSensor;
 import io.sonde.api.live.DoubleSensor;
 import io.sonde.api.live.EventKind;
+import io.sonde.api.live.LiveEvent;
 import io.sonde.api.live.LongSensor;
 import io.sonde.api.live.MonitoredObject;
+import io.sonde.api.live.Notification;
 import io.sonde.api.live.StringSensor;
 import io.sonde.api.live.ValueType;
 import java.util.ArrayList;
@@ -20,12 +22,13 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
- * A monitored object, and its object sensor (CHILD_ADDED, CHILD_REMOVED, OBJECT_DELETED). Its
+ * A monitored object, and its object sensor (CHILD_ADDED, CHILD_REMOVED, OBJECT_DELETED,
+ * NOTIFICATION). Its
  * structure is changed only under the tree's lock, which also orders its events.
  */
 public final class ObjectNode extends Source implements MonitoredObject {
     static final int OBJECT_KINDS = EventKind.CHILD_ADDED.bit() | EventKind.CHILD_REMOVED.bit()
-            | EventKind.OBJECT_DELETED.bit();
+            | EventKind.OBJECT_DELETED.bit() | EventKind.NOTIFICATION.bit();
 
     private final String name;
     private final String type;
@@ -116,6 +119,16 @@ public final class ObjectNode extends Source implements MonitoredObject {
 
     void markDeleted() {
         deleted = true;
+    }
+
+    @Override
+    public void sendNotification(String type, String message, long sequence, String userData) {
+        if ((gate() & EventKind.NOTIFICATION.bit()) == 0) return;
+        Notification n = new Notification(type, message, sequence, userData);
+        synchronized (tree.lock) { // the object's emit lock: its events stay in order
+            if ((gate() & EventKind.NOTIFICATION.bit()) == 0) return;
+            emit(LiveEvent.notification(id, path, tree.clock.nanos(), n));
+        }
     }
 
     @Override

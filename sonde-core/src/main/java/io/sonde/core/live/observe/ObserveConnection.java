@@ -8,18 +8,23 @@ import io.sonde.api.live.EventKind;
 import io.sonde.api.live.LiveEvent;
 import io.sonde.api.live.LiveTree;
 import io.sonde.api.live.MonitoredObject;
+import io.sonde.api.live.Notification;
 import io.sonde.api.live.Observer;
+import io.sonde.api.live.ProbeSwitch;
 import io.sonde.api.live.ObserverSession;
 import io.sonde.api.live.Qos;
 import io.sonde.api.live.Subscription;
 import io.sonde.format.observe.AttributeInfo;
 import io.sonde.format.observe.AttributeReading;
+import io.sonde.format.observe.DeliveryQos;
 import io.sonde.format.observe.LiveFrameInput;
 import io.sonde.format.observe.LiveFrameWriter;
 import io.sonde.format.observe.MalformedMessageException;
 import io.sonde.format.observe.ObjectInfo;
 import io.sonde.format.observe.ObserveCodec;
+import io.sonde.format.observe.ObservedNotification;
 import io.sonde.format.observe.PayloadReader;
+import io.sonde.format.observe.SubscriptionInfo;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -43,16 +48,21 @@ final class ObserveConnection implements Observer {
     private static final int HELLO_TIMEOUT_MS = 10_000;
 
     private final ObserveServer server;
+    /** Unique within the endpoint; other connections name this one by it (END_SUBSCRIPTION). */
+    private final int id;
     private final Socket socket;
     private final OutputStream out;
     private final LiveFrameWriter writer;
     private final Map<Integer, Subscription> subscriptions = new ConcurrentHashMap<>();
     private final Thread reader;
     private volatile ObserverSession session;
+    /** The protocol version the HELLO named (set before the session opens). */
+    private volatile int version;
     private volatile boolean closed;
 
     ObserveConnection(ObserveServer server, Socket socket) throws IOException {
         this.server = server;
+        this.id = server.nextConnectionId();
         this.socket = socket;
         socket.setTcpNoDelay(true);
         this.out = new BufferedOutputStream(socket.getOutputStream(), 16384);
@@ -65,6 +75,14 @@ final class ObserveConnection implements Observer {
         reader.start();
     }
 
+    int id() {
+        return id;
+    }
+
+    int version() {
+        return version;
+    }
+
     boolean isAuthenticated() {
         return session != null && !closed;
     }
@@ -72,11 +90,11 @@ final class ObserveConnection implements Observer {
     private void serve() {
         String peer = String.valueOf(socket.getRemoteSocketAddress());
         try {
+            socket.setSoTimeout(HELLO_TIMEOUT_MS); // also bounds a TLS handshake, which the first write starts
             synchronized (writer) {
                 out.write(LiveFrameWriter.streamHeader());
                 out.flush();
             }
-            socket.setSoTimeout(HELLO_TIMEOUT_MS);
             LiveFrameInput in = new LiveFrameInput(socket.getInputStream(), peer);
             if (!in.readStreamHeader()) return;
             PayloadReader hello = in.next();
@@ -107,17 +125,18 @@ final class ObserveConnection implements Observer {
             String token = r.str();
             r.end();
             int req = request;
-            if (version != PROTOCOL_VERSION) {
+            if (version < MIN_PROTOCOL_VERSION || version > PROTOCOL_VERSION) {
                 reply(w -> ObserveCodec.error(w, req, ERR_VERSION, "protocol version " + version + " is not spoken here (this endpoint speaks "
-                        + PROTOCOL_VERSION + ")"));
+                        + MIN_PROTOCOL_VERSION + " to " + PROTOCOL_VERSION + ")"));
                 return false;
             }
             if (!MessageDigest.isEqual(token.getBytes(java.nio.charset.StandardCharsets.UTF_8), server.token())) {
                 reply(w -> ObserveCodec.error(w, req, ERR_BAD_TOKEN, "wrong token"));
                 return false;
             }
+            this.version = version;
             session = server.tree().openSession(this, ObserveServer.SESSION_CAPACITY);
-            reply(w -> ObserveCodec.ok(w, req, 0));
+            reply(w -> ObserveCodec.ok(w, req, version >= 2 ? id : 0)); // version 2 tells the connection its id
             return true;
         } catch (MalformedMessageException e) {
             int req = request;
@@ -134,6 +153,11 @@ final class ObserveConnection implements Observer {
             request = r.u32();
             int req = request;
             LiveTree tree = server.tree();
+            if (type >= PROBES_ON && type <= END_SUBSCRIPTION && version < 2) {
+                reply(w -> ObserveCodec.error(w, req, ERR_NOT_IN_VERSION, messageName(type)
+                        + " is a protocol version 2 request; this connection's HELLO named version " + version));
+                return;
+            }
             switch (type) {
                 case LIST: {
                     String pattern = pattern(r);
@@ -162,8 +186,10 @@ final class ObserveConnection implements Observer {
                     long interval = r.i64();
                     r.end();
                     checkPath(pattern);
-                    if (mask == 0 || (mask & ~ALL_KINDS_MASK) != 0) {
-                        throw new IllegalArgumentException("kinds mask 0x" + Integer.toHexString(mask) + ": must name kinds 0..3 and at least one");
+                    int known = version >= 2 ? ALL_KINDS_MASK : V1_KINDS_MASK;
+                    if (mask == 0 || (mask & ~known) != 0) {
+                        throw new IllegalArgumentException("kinds mask 0x" + Integer.toHexString(mask) + ": must name kinds 0.."
+                                + (Integer.bitCount(known) - 1) + " (protocol version " + version + ") and at least one");
                     }
                     Subscription s = session.subscribe(pattern, EventKind.of(mask), qos(mode, flags, batch, interval));
                     subscriptions.put(s.id(), s);
@@ -171,15 +197,9 @@ final class ObserveConnection implements Observer {
                     break;
                 }
                 case UNSUBSCRIBE: {
-                    int id = r.u32();
+                    int subscription = r.u32();
                     r.end();
-                    Subscription s = subscriptions.remove(id);
-                    if (s == null) {
-                        reply(w -> ObserveCodec.error(w, req, ERR_UNKNOWN_SUBSCRIPTION, "UNSUBSCRIBE: no subscription " + id + " on this connection"));
-                    } else {
-                        s.cancel();
-                        reply(w -> ObserveCodec.ok(w, req, 0));
-                    }
+                    endSubscription(req, 0, subscription);
                     break;
                 }
                 case SUSPEND:
@@ -187,6 +207,35 @@ final class ObserveConnection implements Observer {
                     String pattern = pattern(r);
                     int n = type == SUSPEND ? tree.suspend(pattern) : tree.resume(pattern);
                     reply(w -> ObserveCodec.ok(w, req, n));
+                    break;
+                }
+                case PROBES_ON:
+                case PROBES_OFF: {
+                    String pattern = r.str();
+                    r.end();
+                    if (pattern.isEmpty()) throw new IllegalArgumentException(messageName(type) + ": the probe pattern is empty");
+                    ProbeSwitch probes = tree.probeSwitch().orElseThrow(() -> new UnavailableException(messageName(type)
+                            + ": this process has no method probes to switch (no Sonde agent registered its switch)"));
+                    int n = type == PROBES_ON ? probes.enable(pattern) : probes.disable(pattern);
+                    reply(w -> ObserveCodec.ok(w, req, n));
+                    break;
+                }
+                case SUBSCRIPTIONS: {
+                    int scope = r.u8();
+                    r.end();
+                    if (scope != SCOPE_OWN && scope != SCOPE_ALL) {
+                        throw new IllegalArgumentException("SUBSCRIPTIONS: scope " + scope + " is not 0 (own) or 1 (all)");
+                    }
+                    List<SubscriptionInfo> list = new ArrayList<>();
+                    for (ObserveConnection c : scope == SCOPE_OWN ? List.of(this) : server.authenticated()) c.describe(c == this, list);
+                    reply(w -> ObserveCodec.subscriptionList(w, req, list));
+                    break;
+                }
+                case END_SUBSCRIPTION: {
+                    int connection = r.u32();
+                    int subscription = r.u32();
+                    r.end();
+                    endSubscription(req, connection, subscription);
                     break;
                 }
                 default:
@@ -198,12 +247,64 @@ final class ObserveConnection implements Observer {
         } catch (UnknownPathException e) {
             int req = request;
             reply(w -> ObserveCodec.error(w, req, ERR_UNKNOWN_PATH, e.getMessage()));
+        } catch (UnavailableException e) {
+            int req = request;
+            reply(w -> ObserveCodec.error(w, req, ERR_UNAVAILABLE, e.getMessage()));
         } catch (IllegalArgumentException e) {
             int req = request;
             reply(w -> ObserveCodec.error(w, req, ERR_BAD_ARGUMENT, e.getMessage()));
         } catch (RuntimeException e) {
             int req = request;
             reply(w -> ObserveCodec.error(w, req, ERR_INTERNAL, e.toString()));
+        }
+    }
+
+    /**
+     * Ends subscription {@code subscription} of connection {@code connection} (0 or this
+     * connection's id: its own). Another connection's subscription is ended only if that
+     * connection speaks version 2, which tells it with SUBSCRIPTION_ENDED: a subscription never
+     * stops silently. Every connection holds the endpoint's one token, so each has the same rights.
+     */
+    private void endSubscription(int req, int connection, int subscription) {
+        if (connection == 0 || connection == id) {
+            Subscription s = subscriptions.remove(subscription);
+            if (s == null) {
+                reply(w -> ObserveCodec.error(w, req, ERR_UNKNOWN_SUBSCRIPTION, "no subscription " + subscription + " on this connection"));
+                return;
+            }
+            s.cancel();
+            reply(w -> ObserveCodec.ok(w, req, 0));
+            return;
+        }
+        ObserveConnection owner = server.authenticated(connection);
+        if (owner == null) {
+            reply(w -> ObserveCodec.error(w, req, ERR_UNKNOWN_SUBSCRIPTION, "END_SUBSCRIPTION: no connection " + connection));
+        } else if (owner.version() < 2) {
+            reply(w -> ObserveCodec.error(w, req, ERR_BAD_ARGUMENT, "END_SUBSCRIPTION: connection " + connection
+                    + " speaks protocol version 1, which cannot be told that its subscription ended; it keeps it"));
+        } else if (!owner.endedBy(subscription, id)) {
+            reply(w -> ObserveCodec.error(w, req, ERR_UNKNOWN_SUBSCRIPTION, "END_SUBSCRIPTION: no subscription " + subscription
+                    + " on connection " + connection));
+        } else {
+            reply(w -> ObserveCodec.ok(w, req, 0));
+        }
+    }
+
+    /** Another connection ({@code by}) ends one of this connection's subscriptions; this one is told. */
+    private boolean endedBy(int subscription, int by) {
+        Subscription s = subscriptions.remove(subscription);
+        if (s == null) return false;
+        s.cancel();
+        reply(w -> ObserveCodec.subscriptionEnded(w, subscription, by, "ended by connection " + by));
+        return true;
+    }
+
+    /** Adds this connection's subscriptions to {@code out}. */
+    private void describe(boolean own, List<SubscriptionInfo> out) {
+        List<Subscription> mine = new ArrayList<>(subscriptions.values());
+        mine.sort(java.util.Comparator.comparingInt(Subscription::id));
+        for (Subscription s : mine) {
+            out.add(new SubscriptionInfo(id, own, s.id(), s.pattern(), EventKind.mask(s.kinds()), wireQos(s.qos())));
         }
     }
 
@@ -219,6 +320,19 @@ final class ObserveConnection implements Observer {
         if (isLiteral(pattern) && server.tree().find(pattern).isEmpty() && server.tree().findAttribute(pattern).isEmpty()) {
             throw new UnknownPathException("no object or attribute at path '" + pattern + "'");
         }
+    }
+
+    /** {@code q} as SUBSCRIBE would have carried it (the inverse of {@link #qos}). */
+    private static DeliveryQos wireQos(Qos q) {
+        Duration interval = Duration.ofNanos(q.intervalNanos());
+        DeliveryQos d;
+        switch (q.mode()) {
+            case BATCH: d = DeliveryQos.batch(q.batchSize(), interval); break;
+            case PERIODIC: d = DeliveryQos.periodic(interval); break;
+            case PERIODIC_LATEST: d = DeliveryQos.periodicLatest(interval); break;
+            default: d = DeliveryQos.immediate();
+        }
+        return q.isUrgent() ? d.asUrgent() : d;
     }
 
     private static Qos qos(int mode, int flags, int batch, long interval) {
@@ -241,6 +355,15 @@ final class ObserveConnection implements Observer {
         }
     }
 
+    /** The process lacks what the request needs (ERR_UNAVAILABLE). */
+    private static final class UnavailableException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        UnavailableException(String message) {
+            super(message);
+        }
+    }
+
     // ---- deliveries, on the session's dispatcher thread
 
     @Override
@@ -258,6 +381,11 @@ final class ObserveConnection implements Observer {
 
     static byte[] encode(LiveEvent e) {
         ENCODED_EVENTS.increment();
+        Notification n = e.notification();
+        if (n != null) {
+            return ObserveCodec.encodeNotification(e.sourceId(), e.sourcePath(), e.timeNanos(),
+                    new ObservedNotification(n.type(), n.message(), n.sequence(), n.userData()));
+        }
         return ObserveCodec.encodeEvent(e.kind().ordinal(), e.sourceId(), e.sourcePath(), e.timeNanos(), e.value(), e.childId(),
                 e.childPath());
     }

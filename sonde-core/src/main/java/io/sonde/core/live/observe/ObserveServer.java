@@ -1,6 +1,7 @@
 package io.sonde.core.live.observe;
 
 import io.sonde.api.live.LiveTree;
+import io.sonde.api.live.ObserveOptions;
 import io.sonde.api.live.ObserveService;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -8,15 +9,22 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
 
 /**
  * The observe endpoint (docs/observe-protocol.md): accepts TCP connections on one thread and gives
  * each its own {@link ObserveConnection} (a reader thread for requests, a session with its own
- * dispatcher thread and bounded queues for deliveries). Binds to the loopback address by default.
+ * dispatcher thread and bounded queues for deliveries). Binds to the loopback address by default;
+ * another address only with TLS (the TLS handshake runs on the connection's reader thread, within
+ * the HELLO timeout, never on the accepting thread).
  */
 public final class ObserveServer implements ObserveService {
     /** Queue capacity (events per priority) of each connection's session. */
@@ -27,28 +35,66 @@ public final class ObserveServer implements ObserveService {
     private final ServerSocket server;
     private final Thread acceptor;
     private final UUID endpointId = UUID.randomUUID();
+    private final boolean tls;
     private final List<ObserveConnection> connections = new CopyOnWriteArrayList<>();
+    private final AtomicInteger connectionIds = new AtomicInteger();
     private volatile boolean closed;
 
-    private ObserveServer(LiveTree tree, String token, InetAddress bind, int port) throws IOException {
-        if (token == null || token.isEmpty()) throw new IllegalArgumentException("observe token: empty; an endpoint needs a token");
-        if (port < 0 || port > 65535) throw new IllegalArgumentException("observe port: " + port + " is not in 0..65535");
+    private ObserveServer(LiveTree tree, String token, InetAddress bind, int port, SSLContext tls) throws IOException {
         this.tree = tree;
         this.token = token.getBytes(StandardCharsets.UTF_8);
-        this.server = new ServerSocket();
+        this.server = tls == null ? new ServerSocket() : tls.getServerSocketFactory().createServerSocket();
         server.bind(new InetSocketAddress(bind, port), 50);
+        this.tls = tls != null;
         this.acceptor = new Thread(this::acceptLoop, "sonde-observe-accept-" + server.getLocalPort());
         acceptor.setDaemon(true);
         acceptor.start();
     }
 
-    /** Starts an endpoint on 127.0.0.1:{@code port} (0: any free port). */
+    /** Starts an endpoint on 127.0.0.1:{@code port} (0: any free port), without TLS. */
     public static ObserveServer start(LiveTree tree, int port, String token) {
+        return start(tree, ObserveOptions.of(port, token));
+    }
+
+    /**
+     * Starts an endpoint as {@code o} says. Refuses, with a message naming the problem, an empty
+     * token, a port out of range, an unknown bind address, a non-loopback bind without TLS, and a
+     * key store that cannot be read.
+     */
+    public static ObserveServer start(LiveTree tree, ObserveOptions o) {
+        String token = o.token();
+        int port = o.port();
+        if (token == null || token.isEmpty()) throw new IllegalArgumentException("observe token: empty; an endpoint needs a token");
+        if (port < 0 || port > 65535) throw new IllegalArgumentException("observe port: " + port + " is not in 0..65535");
+        InetAddress bind = bindAddress(o);
+        SSLContext tls = o.isTls() ? TlsContexts.server(o.keyStore(), o.keyStorePasswordFile()) : null;
         try {
-            return new ObserveServer(tree, token, InetAddress.getLoopbackAddress(), port);
+            return new ObserveServer(tree, token, bind, port, tls);
         } catch (IOException e) {
-            throw new UncheckedIOException("observe endpoint: cannot listen on 127.0.0.1:" + port + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("observe endpoint: cannot listen on " + bind.getHostAddress() + ":" + port + ": "
+                    + e.getMessage(), e);
         }
+    }
+
+    private static InetAddress bindAddress(ObserveOptions o) {
+        if (o.bindAddress() == null) return InetAddress.getLoopbackAddress();
+        InetAddress a;
+        try {
+            a = InetAddress.getByName(o.bindAddress());
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("observe bind address '" + o.bindAddress() + "': unknown host", e);
+        }
+        if (!a.isLoopbackAddress() && !o.isTls()) {
+            throw new IllegalArgumentException("observe bind address '" + o.bindAddress() + "' (" + a.getHostAddress()
+                    + ") is not a loopback address: a non-loopback endpoint needs TLS (a key store and its password file),"
+                    + " or the token would cross the network in clear text");
+        }
+        return a;
+    }
+
+    /** Whether connections are TLS. */
+    public boolean isTls() {
+        return tls;
     }
 
     private void acceptLoop() {
@@ -77,6 +123,24 @@ public final class ObserveServer implements ObserveService {
         return endpointId;
     }
 
+    int nextConnectionId() {
+        return connectionIds.incrementAndGet();
+    }
+
+    /** The authenticated connections, by id. */
+    List<ObserveConnection> authenticated() {
+        List<ObserveConnection> out = new ArrayList<>();
+        for (ObserveConnection c : connections) if (c.isAuthenticated()) out.add(c);
+        out.sort(Comparator.comparingInt(ObserveConnection::id));
+        return out;
+    }
+
+    /** The authenticated connection of that id, or null. */
+    ObserveConnection authenticated(int id) {
+        for (ObserveConnection c : connections) if (c.id() == id && c.isAuthenticated()) return c;
+        return null;
+    }
+
     void ended(ObserveConnection c) {
         connections.remove(c);
     }
@@ -88,9 +152,7 @@ public final class ObserveServer implements ObserveService {
 
     @Override
     public int connections() {
-        int n = 0;
-        for (ObserveConnection c : connections) if (c.isAuthenticated()) n++;
-        return n;
+        return authenticated().size();
     }
 
     @Override

@@ -1,7 +1,7 @@
 package io.sonde.core.live.probe;
 
 import io.sonde.core.live.mib.DoubleSensorNode;
-import io.sonde.core.live.mib.GateListener;
+import io.sonde.core.live.mib.GatedSampler;
 import io.sonde.core.live.mib.LongSensorNode;
 import io.sonde.core.live.mib.MibTree;
 import io.sonde.core.live.mib.ObjectNode;
@@ -11,7 +11,6 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.management.OperatingSystemMXBean;
 import java.lang.management.ThreadMXBean;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
@@ -33,30 +32,14 @@ import java.util.function.LongSupplier;
  * ("sonde-live-probes", daemon, started at the first subscription) that samples, every period,
  * only the probes whose gate is open, and waits without a timeout while none is open.
  */
-public final class JvmProbes implements GateListener, AutoCloseable {
-    /** A sampled sensor and how to sample it. */
-    private static final class Probe {
-        final Source source;
-        final Runnable sample;
-
-        Probe(Source source, Runnable sample) {
-            this.source = source;
-            this.sample = sample;
-        }
-    }
-
+public final class JvmProbes implements AutoCloseable {
     private final MibTree tree;
-    private final long periodMillis;
-    private final List<Probe> probes = new ArrayList<>();
-    /** Guarded by this. */
-    private int open;
-    private Thread thread;
-    private boolean closed;
+    private final GatedSampler sampler;
 
     private JvmProbes(MibTree tree, long periodMillis) {
         if (periodMillis < 1) throw new IllegalArgumentException("probe period: " + periodMillis + " ms is below 1 ms");
         this.tree = tree;
-        this.periodMillis = periodMillis;
+        this.sampler = new GatedSampler(tree, periodMillis, "sonde-live-probes");
     }
 
     /** Registers the probes in {@code tree}, sampled every {@code periodMillis} while subscribed. */
@@ -118,62 +101,26 @@ public final class JvmProbes implements GateListener, AutoCloseable {
     }
 
     private void add(Source s, Runnable sample) {
-        probes.add(new Probe(s, sample));
-        tree.setGateListener(s, this);
+        sampler.add(s, sample);
     }
 
     /** Samples every probe whose gate is open now; returns how many it sampled. */
     public int sampleOnce() {
-        int n = 0;
-        for (Probe p : probes) {
-            if (p.source.gate() != 0) {
-                p.sample.run();
-                n++;
-            }
-        }
-        return n;
+        return sampler.sampleOnce();
     }
 
     /** Probes with an open gate. */
-    public synchronized int openGates() {
-        return open;
+    public int openGates() {
+        return sampler.openGates();
     }
 
     /** Whether the sampler thread was ever started. */
-    public synchronized boolean samplerStarted() {
-        return thread != null;
+    public boolean samplerStarted() {
+        return sampler.started();
     }
 
     @Override
-    public synchronized void gateChanged(Source source, boolean isOpen) {
-        open += isOpen ? 1 : -1;
-        if (open > 0 && thread == null && !closed) {
-            thread = new Thread(this::run, "sonde-live-probes");
-            thread.setDaemon(true);
-            thread.start();
-        }
-        notifyAll();
-    }
-
-    private void run() {
-        for (;;) {
-            synchronized (this) {
-                try {
-                    while (open == 0 && !closed) wait();
-                    if (closed) return;
-                    wait(periodMillis);
-                    if (closed) return;
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-            sampleOnce(); // outside the monitor: gate changes (under the tree's lock) never wait for a sample
-        }
-    }
-
-    @Override
-    public synchronized void close() {
-        closed = true;
-        notifyAll();
+    public void close() {
+        sampler.close();
     }
 }

@@ -7,51 +7,29 @@ import io.sonde.api.live.LongSensor;
 import io.sonde.api.live.ObserveService;
 import io.sonde.api.live.ObserverSession;
 import io.sonde.api.live.StringSensor;
-import io.sonde.core.live.LiveRuntime;
-import io.sonde.core.live.mib.LiveClock;
 import io.sonde.format.observe.DeliveryQos;
-import io.sonde.format.observe.LiveFrameInput;
-import io.sonde.format.observe.LiveFrameWriter;
 import io.sonde.format.observe.ObserveCodec;
 import io.sonde.format.observe.ObserveProtocol;
 import io.sonde.format.observe.ObservedEvent;
-import io.sonde.format.observe.PayloadReader;
 import io.sonde.observer.ObserveException;
 import io.sonde.observer.Observer;
 import io.sonde.observer.ObserverClient;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** The observe endpoint with real sockets on 127.0.0.1 and the Java observer client. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class ObserveEndpointTest {
-    static final String TOKEN = "s3cret-token";
+class ObserveEndpointTest extends EndpointFixture {
     static final Set<ObservedEvent.Kind> VALUES = Set.of(ObservedEvent.Kind.VALUE_CHANGED);
 
-    static final LiveClock CLOCK = LiveClock.system();
-    final LiveRuntime live = LiveRuntime.bare(CLOCK);
     final LongSensor x = live.object("app", "App").longSensor("x", "", "");
     final LongSensor y = live.object("app", "App").longSensor("y", "ms", "why");
-    final ObserveService endpoint = live.observe(0, TOKEN);
-    final List<AutoCloseable> toClose = new ArrayList<>();
-
-    @AfterEach
-    void close() throws Exception {
-        for (AutoCloseable c : toClose) c.close();
-        endpoint.close();
-        live.close();
-    }
 
     /** Deliveries as the client saw them, with the arrival time. */
     static final class Received implements Observer {
@@ -86,12 +64,6 @@ class ObserveEndpointTest {
             while (events().size() < n && System.nanoTime() < deadline) wait(100);
             assertThat(events()).as("events received").hasSizeGreaterThanOrEqualTo(n);
         }
-    }
-
-    ObserverClient connect(Observer o) throws IOException {
-        ObserverClient c = ObserverClient.connect("127.0.0.1", endpoint.port(), TOKEN, o);
-        toClose.add(c);
-        return c;
     }
 
     static List<Long> longs(List<ObservedEvent> events) {
@@ -176,46 +148,10 @@ class ObserveEndpointTest {
         assertThat(live.sessions()).isEmpty();
     }
 
-    /** A hand-made connection, to send what the client library never would. */
-    final class RawConnection implements AutoCloseable {
-        final Socket socket = new Socket("127.0.0.1", endpoint.port());
-        final OutputStream out = socket.getOutputStream();
-        final LiveFrameWriter w = new LiveFrameWriter(new UUID(0, 0), 1, "");
-        final LiveFrameInput in = new LiveFrameInput(socket.getInputStream(), "test");
-
-        RawConnection() throws IOException {
-            out.write(LiveFrameWriter.streamHeader());
-            assertThat(in.readStreamHeader()).isTrue();
-        }
-
-        void send() throws IOException {
-            w.writeTo(out);
-            out.flush();
-        }
-
-        PayloadReader answer() throws IOException {
-            PayloadReader r = in.next();
-            assertThat(r).as("an answer").isNotNull();
-            return r;
-        }
-
-        String error(int code) throws IOException {
-            PayloadReader r = answer();
-            assertThat(r.type()).isEqualTo(ObserveProtocol.ERROR);
-            r.u32();
-            assertThat(r.u16()).isEqualTo(code);
-            return r.str();
-        }
-
-        @Override
-        public void close() throws IOException {
-            socket.close();
-        }
-    }
 
     @Test
     void aRequestBeforeHelloIsRefused() throws Exception {
-        try (RawConnection raw = new RawConnection()) {
+        try (RawConnection raw = new RawConnection(endpoint.port())) {
             ObserveCodec.patternRequest(raw.w, ObserveProtocol.LIST, 1, "**");
             raw.send();
             assertThat(raw.error(ObserveProtocol.ERR_BAD_TOKEN)).contains("first message must be HELLO");
@@ -228,7 +164,7 @@ class ObserveEndpointTest {
     void malformedRequestsAndUnknownPathsGetErrorsAndChangeNothing() throws Exception {
         Received other = new Received();
         connect(other).subscribe("app/y", VALUES, DeliveryQos.immediate());
-        try (RawConnection raw = new RawConnection()) {
+        try (RawConnection raw = new RawConnection(endpoint.port())) {
             ObserveCodec.hello(raw.w, 1, ObserveProtocol.PROTOCOL_VERSION, TOKEN);
             raw.send();
             assertThat(raw.answer().type()).isEqualTo(ObserveProtocol.OK);
@@ -286,7 +222,7 @@ class ObserveEndpointTest {
         StringSensor text = live.object("app", "App").stringSensor("text", "", "");
         Received healthy = new Received();
         connect(healthy).subscribe("app/text", VALUES, DeliveryQos.immediate());
-        try (RawConnection stalled = new RawConnection()) {
+        try (RawConnection stalled = new RawConnection(endpoint.port())) {
             stalled.socket.setReceiveBufferSize(4096);
             ObserveCodec.hello(stalled.w, 1, ObserveProtocol.PROTOCOL_VERSION, TOKEN);
             stalled.send();
