@@ -50,6 +50,8 @@ public record ClosedWorkload(int clients, ServantSpec servant, long thinkMeanNan
         long start = System.nanoTime();
         long deadline = start + maxTime.toNanos();
         long[] window = {start, start};
+        java.util.concurrent.atomic.AtomicLong clientCpu = new java.util.concurrent.atomic.AtomicLong();
+        java.lang.management.ThreadMXBean cpuClock = java.lang.management.ManagementFactory.getThreadMXBean();
         int readTimeout = (int) Math.min(Integer.MAX_VALUE, maxTime.toMillis() + 10_000);
         List<LabConnection> conns = new ArrayList<>();
         try {
@@ -62,11 +64,13 @@ public record ClosedWorkload(int clients, ServantSpec servant, long thinkMeanNan
                 SplittableRandom random = new SplittableRandom(seed ^ (0x9E3779B97F4A7C15L * (i + 1)));
                 long idBase = (long) i << 40;
                 Thread t = new Thread(() -> {
+                    long cpu0 = cpuClock.getCurrentThreadCpuTime();
                     try {
                         clientLoop(c, random, idBase, completions, rt, window, deadline);
                     } catch (IOException | RuntimeException e) {
                         failure.compareAndSet(null, e);
                     }
+                    clientCpu.addAndGet(cpuClock.getCurrentThreadCpuTime() - cpu0);
                 }, "lab-client-" + i);
                 t.setDaemon(true);
                 threads.add(t);
@@ -84,7 +88,8 @@ public record ClosedWorkload(int clients, ServantSpec servant, long thinkMeanNan
         }
         int measured = Math.max(0, Math.min(measuredRequests, completions.get() - warmupRequests));
         long[] got = java.util.Arrays.copyOf(rt, measured);
-        return new ResponseTimes(got, measured == 0 ? 0 : window[1] - window[0]);
+        int all = Math.max(1, completions.get());
+        return new ResponseTimes(got, measured == 0 ? 0 : window[1] - window[0], clientCpu.get() / 1e6 / all);
     }
 
     private void clientLoop(LabConnection c, SplittableRandom random, long idBase, AtomicInteger completions,

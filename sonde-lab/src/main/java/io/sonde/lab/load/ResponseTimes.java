@@ -10,12 +10,23 @@ public final class ResponseTimes {
     private final long[] sortedNanos;
     private final double meanNanos;
     private final long windowNanos;
+    private final double clientCpuMsPerRequest;
 
     /**
      * @param nanos response time of each measured request (copied)
      * @param windowNanos wall time from the first measured send to the last measured reply
      */
     public ResponseTimes(long[] nanos, long windowNanos) {
+        this(nanos, windowNanos, Double.NaN);
+    }
+
+    /**
+     * @param nanos response time of each measured request (copied)
+     * @param windowNanos wall time from the first measured send to the last measured reply
+     * @param clientCpuMsPerRequest the generator's CPU time per request (NaN: not measured)
+     */
+    public ResponseTimes(long[] nanos, long windowNanos, double clientCpuMsPerRequest) {
+        this.clientCpuMsPerRequest = clientCpuMsPerRequest;
         this.sortedNanos = nanos.clone();
         Arrays.sort(sortedNanos);
         double sum = 0;
@@ -51,6 +62,11 @@ public final class ResponseTimes {
     /** Measured requests per second of the window. */
     public double throughputPerSecond() {
         return windowNanos <= 0 ? Double.NaN : sortedNanos.length / (windowNanos / 1e9);
+    }
+
+    /** The load generator's CPU time per request in ms (its threads' own CPU clocks), NaN if not measured. */
+    public double clientCpuMsPerRequest() {
+        return clientCpuMsPerRequest;
     }
 
     /** The wall time of the measurement window in seconds. */
