@@ -38,9 +38,9 @@ public final class Validation {
     public record Settings(List<Integer> calibrateOn, List<Integer> clients, int requestsPerPoint, Duration maxPerPoint,
             int poolSize, int replications, long seed, List<ServerStrategy> strategies, List<LabServant> servants) {
 
-        /** The CI mode: clients 1-8, 150 requests per point. */
+        /** The CI mode: clients 1-8, 100 requests per point. */
         public static Settings quick() {
-            return new Settings(List.of(1, 2), List.of(1, 2, 4, 8), 150, Duration.ofSeconds(20), 4, 3, 1,
+            return new Settings(List.of(1, 2), List.of(1, 2, 4, 8), 100, Duration.ofSeconds(20), 4, 3, 1,
                     List.of(ServerStrategy.values()), List.of(LabServant.values()));
         }
 
