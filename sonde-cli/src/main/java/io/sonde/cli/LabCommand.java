@@ -245,8 +245,13 @@ public final class LabCommand implements Runnable {
     }
 
     static long nanos(String option, String text) {
+        return Math.round(millis(option, text) * 1e6);
+    }
+
+    /** A duration option ({@code 2ms}, {@code 0.5s}) in ms; a bad one is a usage error naming the option. */
+    static double millis(String option, String text) {
         try {
-            return Math.round(Durations.parseMillis(text) * 1e6);
+            return Durations.parseMillis(text);
         } catch (IllegalArgumentException e) {
             throw new UsageError(option + ": " + e.getMessage());
         }

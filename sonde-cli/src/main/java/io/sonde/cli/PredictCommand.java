@@ -6,7 +6,6 @@ import io.sonde.lab.model.LabModel;
 import io.sonde.lab.model.StageDemands;
 import io.sonde.lab.server.ServerStrategy;
 import io.sonde.lab.sweep.SweepJson;
-import io.sonde.sim.model.Durations;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -99,12 +98,12 @@ public final class PredictCommand implements Callable<Integer> {
         LabModel model;
         try {
             model = new LabModel(st, pool, d, servant.equals("delay"), LabCommand.exponential(distribution),
-                    network == null ? 0 : millis("--network", network), millis("--extra-cpu", extraCpu), cpus, cpuSlowdown);
+                    network == null ? 0 : LabCommand.millis("--network", network), LabCommand.millis("--extra-cpu", extraCpu), cpus, cpuSlowdown);
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }
         if (oneClient != null) {
-            model = model.calibrateNetwork(millis("--one-client", oneClient), seed, replications);
+            model = model.calibrateNetwork(LabCommand.millis("--one-client", oneClient), seed, replications);
         }
         PrintStream out = System.out;
         out.printf(Locale.ROOT, "predict: %s%s, %d cpus, demands from %s (%d traced requests)%n", st.spelling(),
@@ -149,13 +148,5 @@ public final class PredictCommand implements Callable<Integer> {
             out.println("PNG: " + png);
         }
         return 0;
-    }
-
-    private static double millis(String option, String text) {
-        try {
-            return Durations.parseMillis(text);
-        } catch (IllegalArgumentException e) {
-            throw new UsageError(option + ": " + e.getMessage());
-        }
     }
 }

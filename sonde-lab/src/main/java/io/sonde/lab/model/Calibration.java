@@ -48,7 +48,7 @@ public record Calibration(LabModel model, List<SweepPoint> points, Path demandsF
         Path demandsFile = workDir.resolve("demands.json");
         writeDemands(logs, demandsFile);
         StageDemands d = StageDemands.read(demandsFile);
-        double extra = extraCpuMs(d, servant.delay(), points);
+        double extra = extraCpuMs(d, points);
         LabModel uncalibrated = new LabModel(strategy, poolSize, d, servant.delay(), servant.exponential(), 0, extra,
                 Runtime.getRuntime().availableProcessors(), slowdown(d, servant.delay()));
         SweepPoint lowest = points.stream().min((a, b) -> Integer.compare(a.clients(), b.clients())).orElseThrow();
@@ -81,7 +81,7 @@ public record Calibration(LabModel model, List<SweepPoint> points, Path demandsF
      * generator's (it runs on the same processors) minus the stages' CPU, averaged over the
      * calibration points; never negative.
      */
-    static double extraCpuMs(StageDemands d, boolean delay, List<SweepPoint> points) {
+    static double extraCpuMs(StageDemands d, List<SweepPoint> points) {
         double stages = d.receiveCpuMs() + d.dispatchCpuMs() + d.servantCpuMs() + d.replyCpuMs() + d.lockCpuMs()
                 + d.threadStartCpuMs() + d.enqueueCpuMs();
         double sum = 0;
