@@ -6,6 +6,7 @@ import io.sonde.lab.load.ServantSpec;
 import io.sonde.lab.model.Calibration;
 import io.sonde.lab.model.LabServant;
 import io.sonde.lab.model.Validation;
+import io.sonde.lab.model.ValidationPlots;
 import io.sonde.lab.server.ServerStrategy;
 import io.sonde.lab.sweep.Sweep;
 import io.sonde.lab.sweep.SweepJson;
@@ -169,6 +170,9 @@ public final class LabCommand implements Runnable {
         @Option(names = "--servant", paramLabel = "KIND", split = ",", description = "only these servant kinds: cpu-small, cpu-large, delay (default all)")
         List<String> servants;
 
+        @Option(names = "--png", paramLabel = "DIR", description = "plot measured and predicted response times, one lab-STRATEGY.png per strategy")
+        Path png;
+
         @Option(names = "--work-dir", paramLabel = "DIR", description = "where traces and demand files go (default a new temporary folder)")
         Path workDir;
 
@@ -219,10 +223,15 @@ public final class LabCommand implements Runnable {
             }
             out.printf(Locale.ROOT, "calibrated on clients %s only; %.0f s; load average %.2f at the end%n", s.calibrateOn(), seconds,
                     java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+            ArrayNode a = Validation.json(rows, s, seconds);
             if (json != null) {
-                ArrayNode a = Validation.json(rows, s, seconds);
                 SweepJson.write(a, json);
                 out.println("JSON: " + json);
+            }
+            if (png != null) {
+                for (Path f : ValidationPlots.write(a, png)) {
+                    out.println("PNG: " + f);
+                }
             }
             return 0;
         }

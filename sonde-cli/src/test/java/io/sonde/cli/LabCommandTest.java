@@ -49,9 +49,11 @@ class LabCommandTest {
     void validateQuickWritesTheContract(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("v.json");
         Object[] r = CliRun.run("lab", "validate", "--quick", "--strategy", "thread-per-client", "--servant", "delay",
-                "--agent-jar", AGENT_JAR, "--work-dir", dir.resolve("work").toString(), "--json", json.toString());
+                "--agent-jar", AGENT_JAR, "--work-dir", dir.resolve("work").toString(), "--json", json.toString(),
+                "--png", dir.toString());
         assertThat(r[0]).as("stderr: %s", r[2]).isEqualTo(0);
         JsonNode a = new ObjectMapper().readTree(json.toFile());
+        assertThat(Files.size(dir.resolve("lab-thread-per-client.png"))).isGreaterThan(1000);
         assertThat(a.isArray()).isTrue();
         assertThat(a).hasSize(1);
         JsonNode o = a.get(0);
