@@ -53,7 +53,7 @@ public final class AttachCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        Path jar = locateAgentJar();
+        Path jar = locateAgentJar(agentJar);
         String agentOptions = agentOptions();
         long pid = target.pid();
         try (LocalJvm jvm = LocalJvm.attach(pid)) {
@@ -162,7 +162,11 @@ public final class AttachCommand implements Callable<Integer> {
         return String.join(",", parts);
     }
 
-    private Path locateAgentJar() {
+    /**
+     * The agent jar: {@code agentJar} when given, else $SONDE_AGENT_JAR, else sonde-agent.jar next
+     * to the sonde jar or in the build tree (also used by {@code sonde lab}).
+     */
+    static Path locateAgentJar(Path agentJar) {
         if (agentJar != null) {
             if (!Files.isRegularFile(agentJar)) {
                 throw new UserError("--agent " + agentJar + ": no such file");

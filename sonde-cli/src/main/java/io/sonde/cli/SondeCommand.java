@@ -43,6 +43,7 @@ import picocli.CommandLine.Command;
             AttachCommand.class, ProbesCommand.class,
             LsCommand.class, GetCommand.class, WatchCommand.class,
             SensorSwitchCommand.Suspend.class, SensorSwitchCommand.Resume.class,
+            LabCommand.class, PredictCommand.class,
         })
 public final class SondeCommand implements Runnable {
 
