@@ -37,6 +37,7 @@ import picocli.CommandLine.Command;
             SimulateCommand.class,
             ValidateModelCommand.class,
             AttachCommand.class, ProbesCommand.class,
+            DashboardCommand.class,
         })
 public final class SondeCommand implements Runnable {
 

@@ -31,6 +31,8 @@ public final class RecordedLog {
     private static final long FIND_MARGIN_NANOS = 1_000;
     /** Requests started within the find window kept by the on-demand pass. */
     private static final int FIND_TREES = 256;
+    /** About this many timeline buckets over the log's span (a chart's worth). */
+    static final long TARGET_BUCKETS = 120;
 
     private final LogSource source;
     private final ProbeCost probeCost;
@@ -57,9 +59,23 @@ public final class RecordedLog {
         TraceIndex index = new TraceIndex(TraceIndex.DEFAULT_LIMIT);
         AnalysisOptions o = new AnalysisOptions();
         o.keepTrees = 0; // trees are fetched one at a time, on demand
+        o.bucketNanos = bucketFor(source.timeRange());
         o.probeCost = probeCost;
         o.extraListeners.add(index);
         return new RecordedLog(source, probeCost, Analyzer.run(source, o), index);
+    }
+
+    /**
+     * The timeline bucket width for a log span: about {@link #TARGET_BUCKETS} buckets, a width of
+     * 1, 2 or 5 times a power of ten, at least 1 ms (0, the analysis' own choice, when the span is
+     * unknown). {@code sonde analyze --bucket} with the same width gives the same timeline.
+     */
+    static long bucketFor(TimeRange span) {
+        if (span == null) return 0;
+        long wanted = Math.max(1_000_000L, span.durationNanos() / TARGET_BUCKETS);
+        for (long power = 1_000_000L; ; power *= 10) {
+            for (long m : new long[] {1, 2, 5}) if (power * m >= wanted) return power * m;
+        }
     }
 
     /** The full analysis pass: statistics, counters, demands, problems. */

@@ -34,9 +34,12 @@ class LogApiTest {
     static void record() throws Exception {
         TestLogs.record(dir);
         api = new LogApi(RecordedLog.open(List.of(dir), ProbeCost.NONE));
-        // what `sonde analyze --json` writes for the same log (default options)
+        // what `sonde analyze --json --bucket W` writes for the same log, W the dashboard's bucket width
+        AnalysisOptions options = new AnalysisOptions();
+        options.bucketNanos = get("/api/log").get("bucketNanos").asLong();
+        assertThat(options.bucketNanos).isPositive();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        JsonReport.write(Analyzer.run(new LogSource(List.of(dir)), new AnalysisOptions()), out);
+        JsonReport.write(Analyzer.run(new LogSource(List.of(dir)), options), out);
         analyzeJson = new ObjectMapper().readTree(out.toByteArray());
     }
 

@@ -1,0 +1,56 @@
+// Operations: per-operation statistics of the whole log, and one operation's rate and latency over time.
+import {get} from '../api.js';
+import {lineChart} from '../chart.js';
+import {empty, errorBox, h} from '../dom.js';
+import {count, duration, number} from '../format.js';
+
+const COLUMNS = [
+  ['count', 'Calls', count], ['errors', 'Errors', count], ['mean', 'Mean', duration], ['p50', 'p50', duration],
+  ['p90', 'p90', duration], ['p99', 'p99', duration], ['max', 'Max', duration], ['total', 'Total', duration],
+];
+
+export async function operationsView({params, summary, navigate}) {
+  const ops = await get('/api/operations');
+  const title = h('h2', {}, 'Operations');
+  if (!ops.length) return [title, empty('This log holds no completed execution: nothing to show. Record a run (for example with "sonde demo") and open its folder.')];
+  const selected = ops.find(o => o.operation === params.get('op')) ? params.get('op') : ops[0].operation;
+  const head = h('tr', {}, h('th', {class: 'text', scope: 'col'}, 'Operation'), COLUMNS.map(([, label]) => h('th', {scope: 'col'}, label)));
+  const rows = ops.map(o => h('tr', {class: o.operation === selected ? 'selected' : null, dataset: {operation: o.operation}},
+    h('td', {class: 'name'}, h('button', {type: 'button', class: 'row-button', 'aria-pressed': String(o.operation === selected),
+      onclick: () => navigate('operations', {op: o.operation})}, o.operation)),
+    COLUMNS.map(([k, , f]) => h('td', {dataset: {field: k, value: o[k] === null ? '' : String(o[k])}}, f(o[k])))));
+  const table = h('table', {id: 'operations-table'}, h('caption', {class: 'note', style: 'text-align:left'},
+    `${ops.length} operation(s), by total exclusive time. Inclusive wall time; percentiles by the nearest-rank rule, as "sonde analyze" computes them.`),
+    h('thead', {}, head), h('tbody', {}, rows));
+  const detail = h('section', {id: 'operation-detail', 'aria-live': 'polite'}, h('p', {class: 'loading'}, 'Loading the time series…'));
+  fillDetail(detail, selected);
+  return [title, h('div', {class: 'split'}, table, detail)];
+}
+
+async function fillDetail(section, operation) {
+  try {
+    const ts = await get('/api/timeseries', {operation});
+    const b = ts.buckets;
+    const heading = h('h3', {}, `${operation} over time`);
+    if (!b.length) { section.replaceChildren(heading, empty('No execution of this operation lies on the timeline (all started before the log\'s first frame).')); return; }
+    const x = b.map(v => v.startOffsetNanos / 1e9);
+    const width = ts.bucketNanos / 1e9;
+    const ms = v => (v === null ? null : v / 1e6);
+    const latency = lineChart({id: 'latency-chart', title: `Latency per ${width} s bucket`, xLabel: 'seconds since the log start', yLabel: 'ms',
+      x, yFormat: v => number(v, v < 10 ? 2 : 1), xFormat: v => number(v, 0),
+      series: [
+        {name: 'p50', values: b.map(v => ms(v.p50)), color: 'var(--s1)'},
+        {name: 'p90', values: b.map(v => ms(v.p90)), color: 'var(--s2)'},
+        {name: 'p99', values: b.map(v => ms(v.p99)), color: 'var(--s4)'},
+        {name: 'mean', values: b.map(v => ms(v.mean)), color: 'var(--s3)'},
+      ]});
+    const rate = lineChart({id: 'rate-chart', title: 'Calls per second', xLabel: 'seconds since the log start', yLabel: 'calls/s',
+      x, yFormat: v => number(v, 0), xFormat: v => number(v, 0),
+      series: [{name: 'calls/s', values: b.map(v => v.callsPerSecond), color: 'var(--s1)'}]});
+    const total = b.reduce((a, v) => a + v.calls, 0);
+    section.replaceChildren(heading, h('p', {class: 'note'}, `${count(total)} call(s) on the timeline in ${b.length} bucket(s) of ${width} s.`),
+      h('div', {class: 'charts'}, latency, rate));
+  } catch (e) {
+    section.replaceChildren(errorBox(e.message));
+  }
+}
