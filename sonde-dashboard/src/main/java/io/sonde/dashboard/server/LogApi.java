@@ -19,9 +19,13 @@ import io.sonde.dashboard.log.TraceKey;
 import io.sonde.dashboard.log.TraceSummary;
 import io.sonde.dashboard.whatif.WhatIf;
 import io.sonde.sim.model.Strategy;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The JSON API over a recorded log ({@code sonde dashboard LOGDIR}). All times are integer
@@ -233,20 +237,31 @@ public final class LogApi implements Api {
         return o;
     }
 
-    /** The request operations (depth 0 somewhere) with their demands, for the what-if form. */
+    /**
+     * The operations executed at depth 0 (requests entering a thread) with their demands, for the
+     * what-if form: first those that start requests (root pieces), then those that start pieces
+     * handed off to other threads.
+     */
     private JsonNode demands() {
-        ArrayNode out = JSON.arrayNode();
+        Set<String> requestRoots = new HashSet<>();
+        for (TraceSummary t : log.index().traces()) requestRoots.add(t.operation().name());
+        record Row(String group, DemandCollector.OperationDemand demand) {}
+        List<Row> rows = new ArrayList<>();
         for (DemandCollector.GroupDemands g : log.result().demands().groups()) {
-            for (DemandCollector.OperationDemand d : g.operations()) {
-                if (d.roots() == 0) continue;
-                ObjectNode o = out.addObject();
-                o.put("group", g.name());
-                o.put("operation", d.operation().name());
-                o.put("count", d.count());
-                o.put("roots", d.roots());
-                o.put("meanWallNanos", d.meanWallNanos());
-                unknownIfNegative(o, "meanCpuNanos", d.meanCpuNanos());
-            }
+            for (DemandCollector.OperationDemand d : g.operations()) if (d.roots() > 0) rows.add(new Row(g.name(), d));
+        }
+        rows.sort(Comparator.comparing((Row r) -> !requestRoots.contains(r.demand().operation().name()))
+                .thenComparing(r -> -r.demand().roots()));
+        ArrayNode out = JSON.arrayNode();
+        for (Row r : rows) {
+            DemandCollector.OperationDemand d = r.demand();
+            ObjectNode o = out.addObject();
+            o.put("group", r.group());
+            o.put("operation", d.operation().name());
+            o.put("count", d.count());
+            o.put("roots", d.roots());
+            o.put("meanWallNanos", d.meanWallNanos());
+            unknownIfNegative(o, "meanCpuNanos", d.meanCpuNanos());
         }
         return out;
     }

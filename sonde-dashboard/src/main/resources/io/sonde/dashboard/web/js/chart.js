@@ -7,7 +7,8 @@ function ticks(min, max, n) {
   const mag = Math.pow(10, Math.floor(Math.log10(raw)));
   const step = [1, 2, 5, 10].map(m => m * mag).find(st => st >= raw);
   const out = [];
-  for (let v = Math.ceil(min / step) * step; v <= max + step * 1e-9; v += step) out.push(+v.toFixed(10));
+  // up to the first tick at or above max, so the axis always covers the data
+  for (let v = Math.ceil(min / step) * step; v < max + step - step * 1e-9; v += step) out.push(+v.toFixed(10));
   return out;
 }
 
@@ -21,12 +22,15 @@ export function lineChart(o) {
   const all = o.series.flatMap(sr => sr.values).filter(v => v !== null && v !== undefined && !Number.isNaN(v));
   const xmin = Math.min(...xs), xmax = Math.max(...xs);
   const ymax = all.length ? Math.max(...all) : 1;
-  const yt = ticks(0, ymax * 1.05 || 1, 5);
+  const yt = ticks(0, ymax || 1, 5);
   const ytop = yt[yt.length - 1] || 1;
-  const xt = ticks(xmin, xmax === xmin ? xmin + 1 : xmax, 6);
+  const xt = ticks(xmin, xmax === xmin ? xmin + 1 : xmax, 6).filter(v => v <= xmax);
   const px = v => L + (xmax === xmin ? 0.5 : (v - xmin) / (xmax - xmin)) * (W - L - R);
   const py = v => H - B - (v / ytop) * (H - T - B);
-  const yf = o.yFormat || (v => v), xf = o.xFormat || (v => v);
+  // tick labels with as many decimals as the tick step needs (0.005 s steps must not all read "0")
+  const decimals = t => (t.length > 1 ? Math.max(0, Math.min(6, -Math.floor(Math.log10(t[1] - t[0] || 1) + 1e-9))) : 0);
+  const yf = o.yFormat || (v => Number(v).toFixed(decimals(yt)));
+  const xf = o.xFormat || (v => Number(v).toFixed(decimals(xt)));
   const svg = s('svg', {class: 'chart', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': `${o.title}: ${o.series.map(x => x.name).join(', ')} against ${o.xLabel}`});
   for (const v of yt) {
     svg.append(s('line', {class: 'grid', x1: L, x2: W - R, y1: py(v), y2: py(v)}));

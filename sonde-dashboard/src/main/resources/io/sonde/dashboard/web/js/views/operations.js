@@ -2,7 +2,7 @@
 import {get} from '../api.js';
 import {lineChart} from '../chart.js';
 import {empty, errorBox, h} from '../dom.js';
-import {count, duration, number} from '../format.js';
+import {count, duration} from '../format.js';
 
 const COLUMNS = [
   ['count', 'Calls', count], ['errors', 'Errors', count], ['mean', 'Mean', duration], ['p50', 'p50', duration],
@@ -34,10 +34,9 @@ async function fillDetail(section, operation) {
     const heading = h('h3', {}, `${operation} over time`);
     if (!b.length) { section.replaceChildren(heading, empty('No execution of this operation lies on the timeline (all started before the log\'s first frame).')); return; }
     const x = b.map(v => v.startOffsetNanos / 1e9);
-    const width = ts.bucketNanos / 1e9;
     const ms = v => (v === null ? null : v / 1e6);
-    const latency = lineChart({id: 'latency-chart', title: `Latency per ${width} s bucket`, xLabel: 'seconds since the log start', yLabel: 'ms',
-      x, yFormat: v => number(v, v < 10 ? 2 : 1), xFormat: v => number(v, 0),
+    const latency = lineChart({id: 'latency-chart', title: `Latency per ${duration(ts.bucketNanos)} bucket`, xLabel: 'seconds since the log start', yLabel: 'ms',
+      x,
       series: [
         {name: 'p50', values: b.map(v => ms(v.p50)), color: 'var(--s1)'},
         {name: 'p90', values: b.map(v => ms(v.p90)), color: 'var(--s2)'},
@@ -45,10 +44,10 @@ async function fillDetail(section, operation) {
         {name: 'mean', values: b.map(v => ms(v.mean)), color: 'var(--s3)'},
       ]});
     const rate = lineChart({id: 'rate-chart', title: 'Calls per second', xLabel: 'seconds since the log start', yLabel: 'calls/s',
-      x, yFormat: v => number(v, 0), xFormat: v => number(v, 0),
+      x,
       series: [{name: 'calls/s', values: b.map(v => v.callsPerSecond), color: 'var(--s1)'}]});
     const total = b.reduce((a, v) => a + v.calls, 0);
-    section.replaceChildren(heading, h('p', {class: 'note'}, `${count(total)} call(s) on the timeline in ${b.length} bucket(s) of ${width} s.`),
+    section.replaceChildren(heading, h('p', {class: 'note'}, `${count(total)} call(s) on the timeline in ${b.length} bucket(s) of ${duration(ts.bucketNanos)}.`),
       h('div', {class: 'charts'}, latency, rate));
   } catch (e) {
     section.replaceChildren(errorBox(e.message));
