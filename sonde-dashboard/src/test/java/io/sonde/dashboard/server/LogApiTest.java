@@ -188,4 +188,20 @@ class LogApiTest {
                 .hasMessageContaining("clientsTo");
         assertThatThrownBy(() -> get("/api/nothing")).satisfies(e -> assertThat(((ApiError) e).status()).isEqualTo(404));
     }
+
+    @Test
+    void withAProbeCostTreesShowCorrectedAndMeasuredTimes() throws Exception {
+        long cost = 1_000;
+        LogApi corrected = new LogApi(RecordedLog.open(List.of(dir), new ProbeCost(cost, 0)));
+        JsonNode first = corrected.get("/api/traces", new Query("limit=1")).get("traces").get(0);
+        JsonNode tree = corrected.get("/api/traces/" + first.get("id").asText(), new Query(""));
+        assertThat(tree.get("corrected").asBoolean()).isTrue();
+        JsonNode root = tree.get("rows").get(0);
+        // two executions nested in the root: its corrected time is the measured one less two probe pairs
+        assertThat(root.get("wallInclusiveNanos").asLong()).isEqualTo(root.get("measuredWallInclusiveNanos").asLong() - 2 * cost);
+        JsonNode plain = get("/api/traces/" + first.get("id").asText()).get("rows").get(0);
+        assertThat(root.get("measuredWallInclusiveNanos").asLong()).isEqualTo(plain.get("wallInclusiveNanos").asLong());
+        assertThat(plain.has("measuredWallInclusiveNanos")).isFalse();
+        assertThat(corrected.get("/api/log", new Query("")).get("probeCostWallNanos").asLong()).isEqualTo(cost);
+    }
 }
