@@ -3,11 +3,12 @@
 import {get} from './api.js';
 import {errorBox, h} from './dom.js';
 import {count, duration} from './format.js';
+import {agentsView} from './views/agents.js';
 import {operationsView} from './views/operations.js';
 import {tracesView} from './views/traces.js';
 import {whatifView} from './views/whatif.js';
 
-const VIEWS = {operations: operationsView, traces: tracesView, whatif: whatifView};
+const VIEWS = {agents: agentsView, operations: operationsView, traces: tracesView, whatif: whatifView};
 
 /** The current route: #/page?key=value… */
 export function route() {
@@ -37,7 +38,8 @@ async function render() {
   main.setAttribute('aria-busy', 'true');
   main.replaceChildren(h('p', {class: 'loading', role: 'status'}, 'Loading…'));
   try {
-    if (!summary) summary = await get('/api/log');
+    // a recorded log never changes; a collector's archive grows, so ask again at every page
+    if (!summary || summary.source === 'collector') summary = await get('/api/log');
     const content = await VIEWS[page]({params, summary, navigate});
     if (mine !== renderCount) return; // a newer navigation won
     main.replaceChildren(...[content].flat());
@@ -57,8 +59,13 @@ async function render() {
 function showSource() {
   const el = document.getElementById('source');
   if (!summary) return;
+  document.getElementById('nav-agents-item').hidden = summary.source !== 'collector';
+  if (summary.source === 'collector' && !summary.inputs.length) {
+    el.textContent = 'Collector: nothing archived yet';
+    return;
+  }
   const where = summary.inputs.length === 1 ? summary.inputs[0] : `${summary.inputs.length} files`;
-  el.textContent = `Log ${where} · ${summary.agents.length} agent(s) · ${duration(summary.durationNanos)} · `
+  el.textContent = `${summary.source === 'collector' ? 'Collector archive' : 'Log'} ${where} · ${summary.agents.length} agent(s) · ${duration(summary.durationNanos)} · `
     + `${count(summary.executions)} executions${summary.partial ? ' · PARTIAL: some input could not be read' : ''}`;
 }
 
