@@ -2,6 +2,10 @@ package io.sonde.cli;
 
 import io.sonde.analysis.correction.ProbeCost;
 import io.sonde.dashboard.log.RecordedLog;
+import io.sonde.collector.Collector;
+import io.sonde.collector.naming.AgentInfo;
+import io.sonde.collector.receive.ReceiverStatus;
+import io.sonde.dashboard.server.CollectorApi;
 import io.sonde.dashboard.server.DashboardServer;
 import io.sonde.dashboard.server.LogApi;
 import java.io.IOException;
@@ -10,10 +14,14 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -82,5 +90,30 @@ public final class DashboardCommand implements Callable<Integer> {
         }, "sonde-dashboard-shutdown"));
         stopped.await();
         return 0;
+    }
+
+    /**
+     * Serves the dashboard of a running collector ({@code sonde collector --http PORT}): its agents
+     * and the pages over its archive.
+     *
+     * @throws UserError if the address cannot be bound (the collector is closed first)
+     */
+    static DashboardServer serveCollector(InetSocketAddress address, Path archive, Collector collector) {
+        Supplier<List<CollectorApi.Agent>> agents = () -> {
+            Map<UUID, ReceiverStatus.AgentStatus> received = collector.receiverStatus().agents();
+            List<CollectorApi.Agent> out = new ArrayList<>();
+            for (AgentInfo a : collector.agents()) {
+                ReceiverStatus.AgentStatus r = received.get(a.agentId());
+                out.add(new CollectorApi.Agent(a.agentId().toString(), a.host(), a.pid(), a.status(), a.connections(), a.firstSeenMillis(),
+                        a.lastSeenMillis(), r == null ? 0 : r.frames(), r == null ? 0 : r.bytes(), r == null ? 0 : r.missingFrames()));
+            }
+            return out;
+        };
+        try {
+            return DashboardServer.start(address, new CollectorApi(archive, agents, ProbeCost.NONE));
+        } catch (IOException e) {
+            collector.close();
+            throw new UserError("--http: " + e.getMessage());
+        }
     }
 }

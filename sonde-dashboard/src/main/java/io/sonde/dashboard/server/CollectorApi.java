@@ -45,6 +45,7 @@ public final class CollectorApi implements Api {
     private final Path archive;
     private final Supplier<List<Agent>> agents;
     private final ProbeCost probeCost;
+    private final long refreshNanos;
     private LogApi current;
     private long readAtNanos;
     private long readBytes = -1;
@@ -54,9 +55,14 @@ public final class CollectorApi implements Api {
      * @param agents the collector's agents, asked at each {@code /api/agents}
      */
     public CollectorApi(Path archive, Supplier<List<Agent>> agents, ProbeCost probeCost) {
+        this(archive, agents, probeCost, REFRESH_NANOS);
+    }
+
+    CollectorApi(Path archive, Supplier<List<Agent>> agents, ProbeCost probeCost, long refreshNanos) {
         this.archive = archive;
         this.agents = agents;
         this.probeCost = probeCost;
+        this.refreshNanos = refreshNanos;
     }
 
     @Override
@@ -82,7 +88,7 @@ public final class CollectorApi implements Api {
     /** The archive's analysis, read again when it has grown and the last reading is old enough; null while it holds no log. */
     private synchronized LogApi current() {
         long now = System.nanoTime();
-        if (current != null && now - readAtNanos < REFRESH_NANOS) return current;
+        if (readBytes >= 0 && now - readAtNanos < refreshNanos) return current;
         long bytes = archiveBytes();
         if (bytes != readBytes) {
             try {
