@@ -6,9 +6,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sonde.format.Format;
 import io.sonde.format.read.SondeReader;
+import io.sonde.format.testing.GoldenFiles;
+import io.sonde.format.testing.GoldenScenarios;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -37,7 +41,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
+import org.openqa.selenium.NoSuchElementException;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.TimeoutException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -103,11 +110,22 @@ class DashboardBrowserTest {
 
     /** {@code sonde dashboard LOG --port 0} in its own JVM; waits for the line with its address. */
     static Process startDashboard() throws Exception {
+        Launched l = launch("dashboard", log.toString(), "--port", "0");
+        base = l.url();
+        return l.process();
+    }
+
+    /** A sonde process, the dashboard address it printed, and what it printed up to that line. */
+    record Launched(Process process, String url, String output) {}
+
+    /** Runs {@code sonde ARGS} in its own JVM and waits for its line {@code dashboard at http://127.0.0.1:PORT/}. */
+    static Launched launch(String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-                "-cp", System.getProperty("java.class.path"), "io.sonde.cli.SondeCommand", "dashboard", log.toString(), "--port", "0"));
+                "-cp", System.getProperty("java.class.path"), "io.sonde.cli.SondeCommand"));
+        cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-        Pattern ready = Pattern.compile("dashboard at (http://127\\.0\\.0\\.1:\\d+)/ \\(Ctrl-C to stop\\)");
+        Pattern ready = Pattern.compile("dashboard at (http://127\\.0\\.0\\.1:\\d+)/");
         StringBuilder seen = new StringBuilder();
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
         String line;
@@ -115,25 +133,28 @@ class DashboardBrowserTest {
             seen.append(line).append('\n');
             Matcher m = ready.matcher(line);
             if (m.find()) {
-                base = m.group(1);
                 Thread drain = new Thread(() -> {
                     try {
                         while (out.readLine() != null) { /* keep the pipe from filling */ }
                     } catch (IOException ignored) {
                         // the process ended
                     }
-                }, "dashboard-output");
+                }, "sonde-output");
                 drain.setDaemon(true);
                 drain.start();
-                return p;
+                return new Launched(p, m.group(1), seen.toString());
             }
         }
         p.destroyForcibly();
-        throw new AssertionError("sonde dashboard did not print its address:\n" + seen);
+        throw new AssertionError("sonde " + String.join(" ", args) + " did not print its dashboard address:\n" + seen);
     }
 
     static String http(String path) throws Exception {
-        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base + path))
+        return http(base, path);
+    }
+
+    static String http(String url, String path) throws Exception {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url + path))
                 .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(path + ": " + r.body()).isEqualTo(200);
         return r.body();
@@ -149,13 +170,21 @@ class DashboardBrowserTest {
     }
 
     static WebDriverWait waiting() {
-        return new WebDriverWait(browser, Duration.ofSeconds(90));
+        WebDriverWait w = new WebDriverWait(browser, Duration.ofSeconds(90));
+        w.withMessage(() -> "the page at " + browser.getCurrentUrl() + " shows: " + browser.findElement(By.tagName("body")).getText());
+        return w;
     }
 
     /** Opens a page by its address and waits until the app has rendered it and shows {@code id}. */
     static WebElement open(String hash, String id) {
-        browser.get(base + "/" + hash);
+        load(base + "/" + hash);
         return waiting().until(ExpectedConditions.visibilityOfElementLocated(By.id(id)));
+    }
+
+    /** Loads the page afresh (going to another hash of the same page would only be a fragment navigation). */
+    static void load(String url) {
+        browser.get("about:blank");
+        browser.get(url);
     }
 
     static void screenshot(String name) throws IOException {
@@ -297,5 +326,43 @@ class DashboardBrowserTest {
         screenshot("operations-dark");
         theme.sendKeys(Keys.ENTER);
         assertThat(((JavascriptExecutor) browser).executeScript("return document.documentElement.dataset.theme")).isEqualTo("light");
+    }
+
+    @Test
+    @Order(6)
+    void collectorDashboardShowsItsAgentsAndArchive() throws Exception {
+        Path archive = tmp.resolve("archive");
+        Launched collector = launch("collector", "--port", "0", "--out", archive.toString(), "--http", "0");
+        try {
+            load(collector.url() + "/#/operations");
+            waiting().until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#main .empty")));
+            assertThat(browser.findElement(By.id("source")).getText()).contains("nothing archived yet");
+            load(collector.url() + "/#/agents");
+            WebElement agents = waiting().until(ExpectedConditions.visibilityOfElementLocated(By.id("agents")));
+            waiting().until(d -> !agents.findElements(By.cssSelector(".empty")).isEmpty());
+            assertThat(agents.getText()).contains("No agent has connected yet");
+
+            // an agent's stream: the format's golden log, over TCP to the collector's port
+            Matcher listening = Pattern.compile("collector listening on 127\\.0\\.0\\.1:(\\d+),").matcher(collector.output());
+            assertThat(listening.find()).as(collector.output()).isTrue();
+            try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), Integer.parseInt(listening.group(1)))) {
+                socket.getOutputStream().write(GoldenFiles.bytes("full.sonde"));
+            }
+            // the page refreshes itself: the agent appears with its frames, without reloading
+            By frames = By.cssSelector("#agents-table tr[data-agent='" + GoldenScenarios.FULL_AGENT + "'] td[data-field=frames]");
+            waiting().ignoring(StaleElementReferenceException.class).ignoring(NoSuchElementException.class)
+                    .until(d -> "4".equals(d.findElement(frames).getAttribute("data-value")));
+            assertThat(browser.findElement(By.id("nav-agents")).isDisplayed()).isTrue();
+            screenshot("agents");
+            // the archive's operations, as for a recorded log (read again within seconds of growing)
+            WebElement table = waiting().ignoring(TimeoutException.class).until(d -> {
+                load(collector.url() + "/#/operations");
+                return new WebDriverWait(d, Duration.ofSeconds(10)).until(ExpectedConditions.visibilityOfElementLocated(By.id("operations-table")));
+            });
+            assertThat(table.findElements(By.cssSelector("tbody tr"))).isNotEmpty();
+        } finally {
+            collector.process().destroy();
+            if (!collector.process().waitFor(60, TimeUnit.SECONDS)) collector.process().destroyForcibly();
+        }
     }
 }

@@ -27,10 +27,14 @@ import java.util.regex.Pattern;
 public final class RecordedLog {
     /** On-demand answers kept (trees and time series each). */
     private static final int CACHED = 32;
-    /** Margin of the time window that finds one request by its start, ns. */
-    private static final long FIND_MARGIN_NANOS = 1_000;
-    /** Requests started within the find window kept by the on-demand pass. */
-    private static final int FIND_TREES = 256;
+    /**
+     * Margins of the time windows that find one request by its start, ns, tried in turn, with the
+     * requests kept in each. An execution's start as listed and its tree node's start can differ
+     * by a little: the wall clock is derived from the clock pair of the frame holding the ENTER for
+     * the tree, of the frame holding the EXIT for the completed execution, and the pairs of two
+     * frames may disagree by microseconds (more when the system clock was adjusted in between).
+     */
+    private static final long[][] FIND_WINDOWS = {{1_000, 64}, {1_000_000, 1_024}, {100_000_000, 8_192}};
     /** About this many timeline buckets over the log's span (a chart's worth). */
     static final long TARGET_BUCKETS = 120;
 
@@ -172,17 +176,20 @@ public final class RecordedLog {
     public record TreeView(TraceSummary summary, JoinedTree tree, JoinedTree measured) {}
 
     private JoinedTree findTree(TraceSummary t, ProbeCost cost) {
-        AnalysisOptions o = new AnalysisOptions();
         long offset = t.startWallNanos() - startNanos();
-        // seconds after the log start, as the analysis takes them; a start before the log start
-        // (records of the first frame may predate it) is reached with an open lower bound
-        o.fromSeconds = offset > FIND_MARGIN_NANOS ? (offset - FIND_MARGIN_NANOS) / 1e9 : null;
-        o.toSeconds = (offset + FIND_MARGIN_NANOS) / 1e9;
-        o.keepTrees = FIND_TREES;
-        o.probeCost = cost;
-        AnalysisResult r = Analyzer.run(source, o);
-        for (JoinedTree j : r.joinedTrees()) {
-            if (!j.unlinked() && j.root().traceId() == t.traceId() && j.root().thread().agent().index() == t.agent()) return j;
+        for (long[] w : FIND_WINDOWS) {
+            long margin = w[0];
+            AnalysisOptions o = new AnalysisOptions();
+            // seconds after the log start, as the analysis takes them; a start before the log start
+            // (records of the first frame may predate it) is reached with an open lower bound
+            o.fromSeconds = offset > margin ? (offset - margin) / 1e9 : null;
+            o.toSeconds = (offset + margin) / 1e9;
+            o.keepTrees = (int) w[1];
+            o.probeCost = cost;
+            AnalysisResult r = Analyzer.run(source, o);
+            for (JoinedTree j : r.joinedTrees()) {
+                if (!j.unlinked() && j.root().traceId() == t.traceId() && j.root().thread().agent().index() == t.agent()) return j;
+            }
         }
         return null;
     }

@@ -204,4 +204,12 @@ class LogApiTest {
         assertThat(plain.has("measuredWallInclusiveNanos")).isFalse();
         assertThat(corrected.get("/api/log", new Query("")).get("probeCostWallNanos").asLong()).isEqualTo(cost);
     }
+
+    @Test
+    void everyListedRequestOpensWithItsRootTime() {
+        for (JsonNode t : get("/api/traces", "limit", "1000").get("traces")) {
+            JsonNode root = get("/api/traces/" + t.get("id").asText()).get("rows").get(0);
+            assertThat(root.get("wallInclusiveNanos").asLong()).as(t.get("id").asText()).isEqualTo(t.get("durationNanos").asLong());
+        }
+    }
 }
