@@ -51,6 +51,7 @@ async function render() {
       main.setAttribute('aria-busy', 'false');
       document.body.dataset.page = page;
       document.body.dataset.rendered = String(mine);
+      document.body.dataset.renderedAt = String(performance.now()); // read by the render benchmark
     }
   }
   showSource();
@@ -89,4 +90,8 @@ function setupTheme() {
 
 setupTheme();
 window.addEventListener('hashchange', render);
+// a view that refreshes itself (agents) asks for the header to follow
+window.addEventListener('sonde:refresh-source', async () => {
+  try { summary = await get('/api/log'); showSource(); } catch (e) { /* the view shows the error */ }
+});
 render();

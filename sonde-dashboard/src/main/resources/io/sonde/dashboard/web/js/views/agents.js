@@ -12,6 +12,7 @@ export async function agentsView() {
   const timer = setInterval(async () => {
     if (document.body.dataset.page !== 'agents' || !section.isConnected) { clearInterval(timer); return; }
     await fill(section);
+    window.dispatchEvent(new Event('sonde:refresh-source'));
   }, REFRESH_MS);
   return [h('h2', {}, 'Agents'), section];
 }
