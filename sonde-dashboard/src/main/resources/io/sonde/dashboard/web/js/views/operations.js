@@ -9,22 +9,44 @@ const COLUMNS = [
   ['p90', 'p90', duration], ['p99', 'p99', duration], ['max', 'Max', duration], ['total', 'Total', duration],
 ];
 
-export async function operationsView({params, summary, navigate}) {
+/** Rows drawn at first; a log with thousands of operations shows the busiest, a filter and "show all". */
+const SHOWN = 200;
+
+export async function operationsView({params, navigate}) {
   const ops = await get('/api/operations');
   const title = h('h2', {}, 'Operations');
   if (!ops.length) return [title, empty('This log holds no completed execution: nothing to show. Record a run (for example with "sonde demo") and open its folder.')];
   const selected = ops.find(o => o.operation === params.get('op')) ? params.get('op') : ops[0].operation;
+  const filter = params.get('filter') || '';
+  const all = params.get('all') === '1';
+  const matching = filter ? ops.filter(o => o.operation.toLowerCase().includes(filter.toLowerCase())) : ops;
+  const shown = all ? matching : matching.slice(0, SHOWN);
+  const state = {op: selected, filter, all: all ? 1 : null};
   const head = h('tr', {}, h('th', {class: 'text', scope: 'col'}, 'Operation'), COLUMNS.map(([, label]) => h('th', {scope: 'col'}, label)));
-  const rows = ops.map(o => h('tr', {class: o.operation === selected ? 'selected' : null, dataset: {operation: o.operation}},
+  const rows = shown.map(o => h('tr', {class: o.operation === selected ? 'selected' : null, dataset: {operation: o.operation}},
     h('td', {class: 'name'}, h('button', {type: 'button', class: 'row-button', 'aria-pressed': String(o.operation === selected),
-      onclick: () => navigate('operations', {op: o.operation})}, o.operation)),
+      onclick: () => navigate('operations', {...state, op: o.operation})}, o.operation)),
     COLUMNS.map(([k, , f]) => h('td', {dataset: {field: k, value: o[k] === null ? '' : String(o[k])}}, f(o[k])))));
-  const table = h('table', {id: 'operations-table'}, h('caption', {class: 'note', style: 'text-align:left'},
-    `${ops.length} operation(s), by total exclusive time. Inclusive wall time; percentiles by the nearest-rank rule, as "sonde analyze" computes them.`),
-    h('thead', {}, head), h('tbody', {}, rows));
+  const caption = `${ops.length} operation(s), by total exclusive time`
+    + (filter ? `; ${matching.length} contain "${filter}"` : '') + (shown.length < matching.length ? `; the first ${shown.length} shown` : '')
+    + '. Inclusive wall time; percentiles by the nearest-rank rule, as "sonde analyze" computes them.';
+  const table = h('table', {id: 'operations-table'}, h('caption', {class: 'note', style: 'text-align:left', id: 'operations-caption',
+    dataset: {operations: String(ops.length), shown: String(shown.length)}}, caption), h('thead', {}, head), h('tbody', {}, rows));
+  const filterBox = h('input', {id: 'operations-filter', type: 'search', value: filter, placeholder: 'part of a name', 'aria-label': 'Filter operations by name'});
+  const tools = h('form', {class: 'bar', role: 'search', onsubmit: e => {
+    e.preventDefault();
+    navigate('operations', {...state, filter: filterBox.value});
+  }}, h('label', {}, 'Filter', filterBox), h('button', {type: 'submit'}, 'Filter'),
+  shown.length < matching.length
+    ? h('button', {type: 'button', id: 'operations-all', onclick: () => navigate('operations', {...state, all: 1})}, `Show all ${matching.length}`)
+    : null);
   const detail = h('section', {id: 'operation-detail', 'aria-live': 'polite'}, h('p', {class: 'loading'}, 'Loading the time series…'));
   fillDetail(detail, selected);
-  return [title, h('div', {class: 'split'}, table, detail)];
+  const parts = [title];
+  if (ops.length > SHOWN) parts.push(tools);
+  if (!shown.length) parts.push(empty(`No operation contains "${filter}".`));
+  parts.push(h('div', {class: 'split'}, shown.length ? table : null, detail));
+  return parts;
 }
 
 async function fillDetail(section, operation) {
