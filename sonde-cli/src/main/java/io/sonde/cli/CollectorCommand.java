@@ -8,6 +8,7 @@ import io.sonde.collector.handler.HandlerStatus;
 import io.sonde.collector.naming.AgentInfo;
 import io.sonde.collector.receive.ReceiverLimits;
 import io.sonde.collector.receive.ReceiverStatus;
+import io.sonde.dashboard.server.DashboardServer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
@@ -55,7 +56,7 @@ public final class CollectorCommand implements Callable<Integer> {
             description = "Token agents must present. Accepted but not enforced yet: authenticating agents needs the protocol change of acknowledged delivery.")
     Path tokenFile;
 
-    @Option(names = "--http", paramLabel = "PORT", description = "Port of the dashboard. Accepted but not served yet.")
+    @Option(names = "--http", paramLabel = "PORT", description = "Port of the web dashboard (agents, and the pages over the archive; docs/dashboard.md).")
     Integer http;
 
     @CommandLine.Spec
@@ -99,8 +100,9 @@ public final class CollectorCommand implements Callable<Integer> {
             print(stdout, "warning: --token-file is accepted but agents are not authenticated yet (it needs the protocol change of acknowledged"
                     + " delivery); anyone who can reach the port can send data");
         }
-        if (http != null) {
-            print(stdout, "note: --http " + http + ": the dashboard is not served yet");
+        DashboardServer dashboard = http == null ? null : DashboardCommand.serveCollector(new InetSocketAddress(address.getAddress(), http), out, collector);
+        if (dashboard != null) {
+            print(stdout, "dashboard at http://" + collector.address().getAddress().getHostAddress() + ":" + dashboard.port() + "/");
         }
         String warning = listen.exposureWarning("collector", collector.port());
         if (warning != null) {
@@ -108,6 +110,7 @@ public final class CollectorCommand implements Callable<Integer> {
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
+            if (dashboard != null) dashboard.close();
             collector.stop();
             for (String line : summary(collector)) {
                 print(stdout, line);

@@ -44,6 +44,7 @@ import picocli.CommandLine.Command;
             LsCommand.class, GetCommand.class, WatchCommand.class,
             SensorSwitchCommand.Suspend.class, SensorSwitchCommand.Resume.class,
             LabCommand.class, PredictCommand.class,
+            DashboardCommand.class,
         })
 public final class SondeCommand implements Runnable {
 

@@ -6,6 +6,10 @@ import io.sonde.format.testing.GoldenFiles;
 import io.sonde.format.testing.GoldenScenarios;
 import java.net.InetAddress;
 import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,7 +37,7 @@ class CollectorCommandTest {
         Files.writeString(token, "secret\n");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), SondeCommand.class.getName(),
-                "collector", "--port", "0", "--out", out.toString(), "--token-file", token.toString(), "--http", "8080")
+                "collector", "--port", "0", "--out", out.toString(), "--token-file", token.toString(), "--http", "0")
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         byte[] golden = GoldenFiles.bytes("full.sonde");
         try {
@@ -43,12 +47,21 @@ class CollectorCommandTest {
                     .matcher(first);
             assertThat(m.matches()).as(first).isTrue();
             assertThat(stdout.readLine()).startsWith("warning: --token-file is accepted but agents are not authenticated yet");
-            assertThat(stdout.readLine()).isEqualTo("note: --http 8080: the dashboard is not served yet");
+            Matcher web = Pattern.compile("dashboard at (http://127\\.0\\.0\\.1:\\d+)/").matcher(stdout.readLine());
+            assertThat(web.matches()).isTrue();
             try (Socket s = new Socket(InetAddress.getLoopbackAddress(), Integer.parseInt(m.group(1)))) {
                 s.getOutputStream().write(golden);
             }
             assertThat(stdout.readLine()).startsWith("opened ");
             assertThat(stdout.readLine()).startsWith("closed ").contains("trailer received -> " + out.resolve(GoldenScenarios.FULL_AGENT.toString()));
+            // the dashboard knows the agent and reads the archive
+            HttpClient http = HttpClient.newHttpClient();
+            String agents = http.send(HttpRequest.newBuilder(URI.create(web.group(1) + "/api/agents")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            assertThat(agents).contains("\"id\":\"" + GoldenScenarios.FULL_AGENT + "\"", "\"frames\":4");
+            String ops = http.send(HttpRequest.newBuilder(URI.create(web.group(1) + "/api/operations")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            assertThat(ops).startsWith("[{\"operation\":");
             p.destroy();
             assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
             List<String> end = new ArrayList<>();

@@ -1,0 +1,119 @@
+package io.sonde.cli;
+
+import io.sonde.analysis.correction.ProbeCost;
+import io.sonde.dashboard.log.RecordedLog;
+import io.sonde.collector.Collector;
+import io.sonde.collector.naming.AgentInfo;
+import io.sonde.collector.receive.ReceiverStatus;
+import io.sonde.dashboard.server.CollectorApi;
+import io.sonde.dashboard.server.DashboardServer;
+import io.sonde.dashboard.server.LogApi;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code sonde dashboard LOGDIR --port N [--bind ADDR] [--probe-cost W[,C]]}: reads a recorded log
+ * once with sonde-analysis and serves the web dashboard for it (operations, traces, what-if) until
+ * Ctrl-C or SIGTERM. See docs/dashboard.md.
+ */
+@Command(name = "dashboard", mixinStandardHelpOptions = true,
+        description = "Serves the web dashboard for a recorded log: operations, traces with call trees, what-if predictions.")
+public final class DashboardCommand implements Callable<Integer> {
+
+    @Parameters(arity = "1..*", paramLabel = "LOGDIR", description = "Log files, an agent's folder, or a folder of agents (as for sonde analyze).")
+    List<Path> inputs;
+
+    @Option(names = "--port", required = true, paramLabel = "N", description = "HTTP port to serve on (0: any free port, printed at start).")
+    int port;
+
+    @Option(names = "--bind", paramLabel = "ADDR", defaultValue = "127.0.0.1", description = "Address to serve on (default: ${DEFAULT-VALUE}, loopback only).")
+    String bind;
+
+    @Option(names = "--probe-cost", paramLabel = "WALL_NS[,CPU_NS]",
+            description = "Perturbation correction with this cost per probe pair (as sonde analyze --probe-cost); call trees show corrected and measured times.")
+    String probeCost;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        if (port < 0 || port > 65535) throw new UsageError("--port must be between 0 and 65535, got " + port);
+        InetSocketAddress address;
+        try {
+            address = new InetSocketAddress(InetAddress.getByName(bind), port);
+        } catch (UnknownHostException e) {
+            throw new UsageError("--bind: unknown address '" + bind + "'");
+        }
+        ProbeCost cost = probeCost == null ? ProbeCost.NONE : AnalyzeCommand.parseProbeCost(probeCost);
+        PrintStream out = System.out;
+        long t0 = System.nanoTime();
+        RecordedLog log;
+        try {
+            log = RecordedLog.open(inputs, cost);
+        } catch (IOException e) {
+            throw new UserError(e.getMessage());
+        }
+        out.printf(Locale.ROOT, "read %d executions of %d operations, %d requests, in %.1f s%s%n", log.result().counters().executions,
+                log.result().statistics().all().size(), log.index().seen(), (System.nanoTime() - t0) / 1e9,
+                log.result().partial() ? " (PARTIAL: some input could not be read; the pages list the problems)" : "");
+        DashboardServer server;
+        try {
+            server = DashboardServer.start(address, new LogApi(log));
+        } catch (IOException e) {
+            throw new UserError(e.getMessage());
+        }
+        String host = address.getAddress().isAnyLocalAddress() ? "127.0.0.1" : address.getAddress().getHostAddress();
+        if (host.contains(":")) host = "[" + host + "]";
+        out.println("dashboard at http://" + host + ":" + server.port() + "/ (Ctrl-C to stop)");
+        if (!address.getAddress().isLoopbackAddress()) {
+            out.println("warning: the dashboard has no authentication: anyone who can reach " + bind + ":" + server.port()
+                    + " can read this log's operation names, traces and timings; bind to 127.0.0.1 unless the network is trusted");
+        }
+        out.flush();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            stopped.countDown();
+        }, "sonde-dashboard-shutdown"));
+        stopped.await();
+        return 0;
+    }
+
+    /**
+     * Serves the dashboard of a running collector ({@code sonde collector --http PORT}): its agents
+     * and the pages over its archive.
+     *
+     * @throws UserError if the address cannot be bound (the collector is closed first)
+     */
+    static DashboardServer serveCollector(InetSocketAddress address, Path archive, Collector collector) {
+        Supplier<List<CollectorApi.Agent>> agents = () -> {
+            Map<UUID, ReceiverStatus.AgentStatus> received = collector.receiverStatus().agents();
+            List<CollectorApi.Agent> out = new ArrayList<>();
+            for (AgentInfo a : collector.agents()) {
+                ReceiverStatus.AgentStatus r = received.get(a.agentId());
+                out.add(new CollectorApi.Agent(a.agentId().toString(), a.host(), a.pid(), a.status(), a.connections(), a.firstSeenMillis(),
+                        a.lastSeenMillis(), r == null ? 0 : r.frames(), r == null ? 0 : r.bytes(), r == null ? 0 : r.missingFrames()));
+            }
+            return out;
+        };
+        try {
+            return DashboardServer.start(address, new CollectorApi(archive, agents, ProbeCost.NONE));
+        } catch (IOException e) {
+            collector.close();
+            throw new UserError("--http: " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,157 @@
+package io.sonde.dashboard.server;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
+
+/**
+ * The dashboard's HTTP server, on the JDK's {@code com.sun.net.httpserver}: the page and its
+ * scripts and styles from the jar ({@code /io/sonde/dashboard/web/}), and {@code /api/...} answered
+ * by an {@link Api} as JSON. Only GET and HEAD are served; the pages never change state on the
+ * server, so there is nothing to protect with a token yet.
+ */
+public final class DashboardServer implements AutoCloseable {
+    private static final String WEB = "/io/sonde/dashboard/web/";
+    /** Names of the static files: no path climbing, only the kinds the page uses. */
+    private static final Pattern STATIC = Pattern.compile("[a-z0-9_-]+(/[a-z0-9_-]+)*\\.(js|css|html|svg)");
+    private static final Map<String, String> TYPES = Map.of(
+            "js", "text/javascript; charset=utf-8", "css", "text/css; charset=utf-8",
+            "html", "text/html; charset=utf-8", "svg", "image/svg+xml");
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private final HttpServer http;
+    private final ExecutorService workers;
+    private final Api api;
+
+    private DashboardServer(HttpServer http, ExecutorService workers, Api api) {
+        this.http = http;
+        this.workers = workers;
+        this.api = api;
+    }
+
+    /**
+     * Starts serving on {@code address} (port 0: a free one).
+     *
+     * @throws IOException if the address cannot be bound (the message names it)
+     */
+    public static DashboardServer start(InetSocketAddress address, Api api) throws IOException {
+        HttpServer http;
+        try {
+            http = HttpServer.create(address, 64);
+        } catch (IOException e) {
+            throw new IOException("cannot listen on " + address.getHostString() + ":" + address.getPort() + ": " + e.getMessage(), e);
+        }
+        AtomicInteger n = new AtomicInteger();
+        // a few threads: an on-demand analysis pass must not hold up the page's other requests
+        ExecutorService workers = Executors.newFixedThreadPool(4, r -> {
+            Thread t = new Thread(r, "sonde-dashboard-http-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        DashboardServer s = new DashboardServer(http, workers, api);
+        http.createContext("/", s::handle);
+        http.setExecutor(workers);
+        http.start();
+        return s;
+    }
+
+    /** The port served (the one chosen when started with port 0). */
+    public int port() {
+        return http.getAddress().getPort();
+    }
+
+    public InetSocketAddress address() {
+        return http.getAddress();
+    }
+
+    private void handle(HttpExchange ex) throws IOException {
+        try (ex) {
+            String method = ex.getRequestMethod();
+            if (!method.equals("GET") && !method.equals("HEAD")) {
+                ex.getResponseHeaders().set("Allow", "GET, HEAD");
+                sendJson(ex, 405, error("method " + method + " not allowed: the dashboard answers GET"));
+                return;
+            }
+            String path = ex.getRequestURI().getPath();
+            if (path.startsWith("/api/")) {
+                serveApi(ex, path);
+            } else if (path.equals("/") || path.equals("/index.html")) {
+                serveStatic(ex, "index.html");
+            } else if (path.startsWith("/static/") && STATIC.matcher(path.substring(8)).matches()) {
+                serveStatic(ex, path.substring(8));
+            } else {
+                sendText(ex, 404, "text/plain; charset=utf-8", "not found: " + path + "\n");
+            }
+        }
+    }
+
+    private void serveApi(HttpExchange ex, String path) throws IOException {
+        byte[] body;
+        int status = 200;
+        try {
+            body = MAPPER.writeValueAsBytes(api.get(path, new Query(ex.getRequestURI().getRawQuery())));
+        } catch (ApiError e) {
+            status = e.status();
+            body = MAPPER.writeValueAsBytes(error(e.getMessage()));
+        } catch (RuntimeException e) {
+            status = 500;
+            body = MAPPER.writeValueAsBytes(error("internal error: " + e));
+        }
+        ex.getResponseHeaders().set("Cache-Control", "no-store");
+        send(ex, status, "application/json; charset=utf-8", body);
+    }
+
+    private static void serveStatic(HttpExchange ex, String name) throws IOException {
+        try (InputStream in = DashboardServer.class.getResourceAsStream(WEB + name)) {
+            if (in == null) {
+                sendText(ex, 404, "text/plain; charset=utf-8", "not found: " + name + "\n");
+                return;
+            }
+            String ext = name.substring(name.lastIndexOf('.') + 1);
+            send(ex, 200, TYPES.get(ext), in.readAllBytes());
+        }
+    }
+
+    private static ObjectNode error(String message) {
+        return JsonNodeFactory.instance.objectNode().put("error", message);
+    }
+
+    private static void sendJson(HttpExchange ex, int status, ObjectNode body) throws IOException {
+        send(ex, status, "application/json; charset=utf-8", MAPPER.writeValueAsBytes(body));
+    }
+
+    private static void sendText(HttpExchange ex, int status, String type, String text) throws IOException {
+        send(ex, status, type, text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void send(HttpExchange ex, int status, String type, byte[] body) throws IOException {
+        ex.getResponseHeaders().set("Content-Type", type);
+        ex.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
+        boolean head = ex.getRequestMethod().equals("HEAD");
+        ex.sendResponseHeaders(status, head ? -1 : body.length == 0 ? -1 : body.length);
+        if (!head && body.length > 0) {
+            try (OutputStream out = ex.getResponseBody()) {
+                out.write(body);
+            }
+        }
+    }
+
+    /** Stops serving (waits up to a second for requests under way). */
+    @Override
+    public void close() {
+        http.stop(1);
+        workers.shutdownNow();
+    }
+}
