@@ -6,7 +6,8 @@ import java.util.Arrays;
  * Entry point of {@code ./sonde bench}: {@code micro} runs the JMH hot-path benchmarks,
  * {@code overhead} the MooBench-style overhead comparison, {@code sim} the simulator benchmark,
  * {@code analysis} the analysis throughput and memory benchmark, {@code real} the benchmark on real
- * libraries (H2, Javalin/Jetty) with no agent, Sonde and Kieker.
+ * libraries (H2, Javalin/Jetty) with no agent, Sonde and Kieker, {@code ingest} the collector's
+ * ingest rate, {@code packing} the packing study (static degrees against adaptive packing).
  * See docs/benchmarks.md.
  */
 public final class BenchMain {
@@ -35,8 +36,11 @@ public final class BenchMain {
                 case "ingest":
                     io.sonde.bench.ingest.IngestBenchmark.main(rest);
                     return;
+                case "packing":
+                    io.sonde.bench.packing.PackingBenchmark.main(rest);
+                    return;
                 default:
-                    System.err.println("usage: sonde bench micro|overhead|sim|analysis|real|ingest [options]   (see docs/benchmarks.md)");
+                    System.err.println("usage: sonde bench micro|overhead|sim|analysis|real|ingest|packing [options]   (see docs/benchmarks.md)");
                     System.exit(2);
             }
         } catch (IllegalArgumentException e) {
