@@ -1,6 +1,9 @@
 package io.sonde.core.pipeline.packing;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.Locale;
+import java.util.function.LongSupplier;
 
 /**
  * The writer thread's packing decisions: how many data records go into one frame (the packing
@@ -17,6 +20,12 @@ import java.util.Locale;
  *       throughput (records written per second, over {@code packing.interval.ms}) with
  *       {@link HillClimbing}; i starts at 0 and stays within [0, log2 of the largest degree a frame
  *       can hold].</li>
+ *   <li>{@code adaptive:cpu}: the same rule, but the throughput is records written per second of
+ *       the writer thread's own CPU time (its service rate). On a machine whose other load comes and
+ *       goes, records per wall-clock second move with the CPU share the process gets, which the
+ *       degree cannot influence; per CPU second they move with what packing changes. It rewards
+ *       larger degrees also when the source, not the writer, is the bottleneck (fewer frames cost
+ *       less CPU), so there the wait bound decides when frames go.</li>
  * </ul>
  * The degree counts records, as in the paper: a frame costs the writer and the receiver a fixed
  * amount (a system call, a header, a checksum start, an envelope) besides the bytes, and records per
@@ -35,14 +44,18 @@ public final class Packing {
     private final long maxWaitNanos;
     private final long intervalNanos;
     private final HillClimbing climber;
+    /** adaptive:cpu: the writer thread's CPU clock (ns); null: throughput per wall-clock second. */
+    private final LongSupplier cpuClock;
     private volatile int recordsPerFrame;
     private volatile long adaptations;
 
     private long intervalStart;
     private long intervalRecords;
+    private long intervalCpu;
     private boolean measuring;
 
-    private Packing(Mode mode, int recordsPerFrame, long maxWaitNanos, long intervalNanos, HillClimbing climber) {
+    private Packing(Mode mode, int recordsPerFrame, long maxWaitNanos, long intervalNanos, HillClimbing climber, LongSupplier cpuClock) {
+        this.cpuClock = cpuClock;
         this.mode = mode;
         this.recordsPerFrame = recordsPerFrame;
         this.maxWaitNanos = maxWaitNanos;
@@ -52,30 +65,34 @@ public final class Packing {
 
     /** Frames filled up to their byte size; no degree, no wait bound (partial frames go out every flush interval). */
     public static Packing fill() {
-        return new Packing(Mode.FILL, Integer.MAX_VALUE, 0, 0, null);
+        return new Packing(Mode.FILL, Integer.MAX_VALUE, 0, 0, null, null);
     }
 
     /** At most {@code recordsPerFrame} data records per frame; none waits longer than {@code maxWaitNanos}. */
     public static Packing fixed(int recordsPerFrame, long maxWaitNanos) {
         if (recordsPerFrame < 1) throw new IllegalArgumentException("records per frame must be at least 1, got " + recordsPerFrame);
         checkWait(maxWaitNanos);
-        return new Packing(Mode.STATIC, recordsPerFrame, maxWaitNanos, 0, null);
+        return new Packing(Mode.STATIC, recordsPerFrame, maxWaitNanos, 0, null, null);
     }
 
     /**
      * The degree 2^i adapts every {@code intervalNanos} with {@link HillClimbing}, i in [0, log2
      * {@code maxDegree}], starting at 0 (one record per frame).
+     *
+     * @param cpuClock null: throughput is records per wall-clock second; else the CPU clock (ns) of
+     *     the thread that calls {@link #observe}, and throughput is records per second of it
      */
-    public static Packing adaptive(int maxDegree, long maxWaitNanos, long intervalNanos) {
+    public static Packing adaptive(int maxDegree, long maxWaitNanos, long intervalNanos, LongSupplier cpuClock) {
         if (maxDegree < 1) throw new IllegalArgumentException("largest degree must be at least 1, got " + maxDegree);
         checkWait(maxWaitNanos);
         if (intervalNanos <= 0) throw new IllegalArgumentException("the measuring interval must be positive, got " + intervalNanos + " ns");
         int maxIndex = 31 - Integer.numberOfLeadingZeros(maxDegree);
-        return new Packing(Mode.ADAPTIVE, 1, maxWaitNanos, intervalNanos, new HillClimbing(0, maxIndex, 0));
+        return new Packing(Mode.ADAPTIVE, 1, maxWaitNanos, intervalNanos, new HillClimbing(0, maxIndex, 0), cpuClock);
     }
 
     /**
-     * Parses the {@code packing} key: {@code fill}, {@code none}, {@code static:N} or {@code adaptive}.
+     * Parses the {@code packing} key: {@code fill}, {@code none}, {@code static:N}, {@code adaptive}
+     * or {@code adaptive:cpu} (the writer thread's CPU clock: {@link ThreadMXBean#getCurrentThreadCpuTime()}).
      *
      * @param maxDegree the largest degree a frame can hold (the adaptive mode's upper bound)
      * @throws IllegalArgumentException naming the key and what is wrong
@@ -84,7 +101,14 @@ public final class Packing {
         String s = spec.trim().toLowerCase(Locale.ROOT);
         if (s.equals("fill")) return fill();
         if (s.equals("none")) return fixed(1, maxWaitNanos);
-        if (s.equals("adaptive")) return adaptive(maxDegree, maxWaitNanos, intervalNanos);
+        if (s.equals("adaptive")) return adaptive(maxDegree, maxWaitNanos, intervalNanos, null);
+        if (s.equals("adaptive:cpu")) {
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            if (!threads.isCurrentThreadCpuTimeSupported()) {
+                throw new IllegalArgumentException("packing: adaptive:cpu needs thread CPU time, which this JVM does not measure");
+            }
+            return adaptive(maxDegree, maxWaitNanos, intervalNanos, threads::getCurrentThreadCpuTime);
+        }
         if (s.startsWith("static:")) {
             int n;
             try {
@@ -98,7 +122,7 @@ public final class Packing {
             }
             return fixed(n, maxWaitNanos);
         }
-        throw new IllegalArgumentException("packing: must be fill, none, static:N or adaptive");
+        throw new IllegalArgumentException("packing: must be fill, none, static:N, adaptive or adaptive:cpu");
     }
 
     private static void checkWait(long maxWaitNanos) {
@@ -146,10 +170,16 @@ public final class Packing {
             measuring = true;
             intervalStart = now;
             intervalRecords = recordsWritten;
+            if (cpuClock != null) intervalCpu = cpuClock.getAsLong();
             return;
         }
         long elapsed = now - intervalStart;
         if (elapsed < intervalNanos) return;
+        if (cpuClock != null) {
+            long cpu = cpuClock.getAsLong();
+            elapsed = Math.max(1, cpu - intervalCpu);
+            intervalCpu = cpu;
+        }
         double throughput = (recordsWritten - intervalRecords) * 1e9 / elapsed;
         recordsPerFrame = 1 << climber.update(throughput);
         adaptations++;
@@ -162,7 +192,7 @@ public final class Packing {
         return switch (mode) {
             case FILL -> "fill";
             case STATIC -> "static:" + recordsPerFrame;
-            case ADAPTIVE -> "adaptive (degree " + recordsPerFrame + ")";
+            case ADAPTIVE -> (cpuClock == null ? "adaptive" : "adaptive:cpu") + " (degree " + recordsPerFrame + ")";
         };
     }
 }

@@ -25,13 +25,13 @@ class PackingTest {
     void badSpecsNameTheKeyAndTheProblem() {
         assertThatThrownBy(() -> Packing.parse("static:0", MS, MS, 100)).hasMessageContaining("packing: 'static:N' needs N");
         assertThatThrownBy(() -> Packing.parse("static:x", MS, MS, 100)).hasMessageContaining("packing: 'static:N' needs N");
-        assertThatThrownBy(() -> Packing.parse("bytes", MS, MS, 100)).hasMessage("packing: must be fill, none, static:N or adaptive");
+        assertThatThrownBy(() -> Packing.parse("bytes", MS, MS, 100)).hasMessage("packing: must be fill, none, static:N, adaptive or adaptive:cpu");
         assertThatThrownBy(() -> Packing.fixed(2, 0)).hasMessageContaining("wait bound must be positive");
     }
 
     @Test
     void adaptiveStepsOncePerIntervalAndStaysWithinTheLargestDegree() {
-        Packing p = Packing.adaptive(100, 50 * MS, 10 * MS); // degrees 1 .. 64
+        Packing p = Packing.adaptive(100, 50 * MS, 10 * MS, null); // degrees 1 .. 64
         long t = 0;
         long written = 0;
         p.observe(t, written); // starts the first interval
@@ -56,5 +56,20 @@ class PackingTest {
         assertThat(p.recordsPerFrame()).isEqualTo(8);
         assertThat(p.degreeIndex()).isEqualTo(-1);
         assertThat(p.adaptations()).isZero();
+    }
+
+    @Test
+    void adaptiveCpuMeasuresRecordsPerSecondOfTheWritersCpuTime() {
+        long[] cpu = {0};
+        Packing p = Packing.adaptive(100, 50 * MS, 10 * MS, () -> cpu[0]);
+        p.observe(0, 0);
+        // wall-clock throughput rises (more records per interval), but per CPU second it falls: the degree must go down
+        cpu[0] = 1 * MS;
+        p.observe(10 * MS, 1000); // 1e9 records per CPU second: the first step goes up
+        assertThat(p.recordsPerFrame()).isEqualTo(2);
+        cpu[0] += 10 * MS;
+        p.observe(20 * MS, 3000); // 2000 records in 10 ms CPU: 2e8 per CPU second, less: reverse
+        assertThat(p.recordsPerFrame()).isEqualTo(1);
+        assertThat(Packing.parse("adaptive:cpu", MS, MS, 100).toString()).isEqualTo("adaptive:cpu (degree 1)");
     }
 }
