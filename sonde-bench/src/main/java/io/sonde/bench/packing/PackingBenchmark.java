@@ -21,12 +21,11 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The packing study ({@code ./sonde bench packing [--quick] [--json F] [--seconds S]}), after
- * "adaptive message packing" section 4: for each source (continuous 100, 1,000 and 10,000-byte
- * events, a source whose event size changes, a bursty source) and each packing configuration (no
- * packing = one record per frame, every static degree 2^0 .. 2^10, {@code fill}, {@code adaptive},
- * {@code adaptive:cpu}),
- * a monitor in this JVM sends its events with the tcp writer over 127.0.0.1 to the real collector
+ * The packing study ({@code ./sonde bench packing [--quick] [--json F] [--seconds S]
+ * [--adaptive-warm S] [--source NAME]}), after "adaptive message packing" section 4: for each
+ * source (continuous 100, 1,000 and 10,000-byte events, a source whose event size changes, a bursty
+ * source) and each packing configuration (no packing = one record per frame, every static degree
+ * 2^0 .. 2^10, {@code fill}, {@code adaptive}, {@code adaptive:cpu}), in 3 interleaved rounds, a monitor in this JVM sends its events with the tcp writer over 127.0.0.1 to the real collector
  * (sonde-collector's receiver, one lossless decoding handler); reported: events/s, MB/s, latency
  * from the event's time stamp to its decoding at the receiver (median, p99, max), CPU per event
  * (the whole process, and the sending side: source plus writer thread), records per frame, and for
@@ -68,6 +67,11 @@ public final class PackingBenchmark {
             }
             return new Plan(kept, degrees, warmSeconds, seconds, adaptiveWarmSeconds, rounds);
         }
+
+        /** This plan with the adaptive runs measured only after {@code seconds} (time to converge). */
+        Plan withAdaptiveWarm(double seconds) {
+            return new Plan(sources, degrees, warmSeconds, this.seconds, seconds, rounds);
+        }
     }
 
     public static void main(String[] args) throws Exception {
@@ -75,6 +79,7 @@ public final class PackingBenchmark {
         Path json = null;
         double seconds = -1;
         String only = null;
+        double adaptiveWarm = -1;
         OptionArgs a = new OptionArgs(args);
         while (a.next()) {
             switch (a.option()) {
@@ -82,12 +87,14 @@ public final class PackingBenchmark {
                 case "--json" -> json = Path.of(a.value());
                 case "--seconds" -> seconds = positiveSeconds(a.value());
                 case "--source" -> only = a.value();
+                case "--adaptive-warm" -> adaptiveWarm = positiveSeconds(a.value());
                 default -> throw new IllegalArgumentException("unknown option '" + a.option()
-                        + "'; options: --quick --json F --seconds S --source NAME");
+                        + "'; options: --quick --json F --seconds S --adaptive-warm S --source NAME");
             }
         }
         Plan plan = quick ? quickPlan() : fullPlan(seconds > 0 ? seconds : 1.5);
         if (only != null) plan = plan.only(only);
+        if (adaptiveWarm > 0) plan = plan.withAdaptiveWarm(adaptiveWarm);
         List<Result> results = run(plan, System.out);
         if (json != null) {
             Files.writeString(json, Report.json(plan, results));
@@ -121,7 +128,7 @@ public final class PackingBenchmark {
         Path dir = Files.createTempDirectory("sonde-packing-");
         try {
             out.printf(Locale.ROOT, "packing study: static degrees %s, fill, adaptive; %d round(s), %.1f s measured per configuration"
-                    + " and round after %.1f s (adaptive: %.1f s); one JVM: source thread, writer thread, collector over 127.0.0.1%n",
+                    + " and round after %.1f s (adaptive: %.1f s, --adaptive-warm); one JVM: source thread, writer thread, collector over 127.0.0.1%n",
                     plan.degrees(), plan.rounds(), plan.seconds(), plan.warmSeconds(), plan.adaptiveWarmSeconds());
             // warm-up for the JIT (not reported)
             measure(plan.sources().get(0), "static:16", plan.warmSeconds(), plan.seconds(), dir);
