@@ -373,6 +373,8 @@ final class WriterLoop implements Runnable, WriterContext {
                 source.release(b);
             }
         }
+        // a frame that reached its degree exactly at the end of the drain goes now, not with the next record
+        if (wb != null && frameRecords >= packing.recordsPerFrame()) emitFrame();
         return consumed;
     }
 

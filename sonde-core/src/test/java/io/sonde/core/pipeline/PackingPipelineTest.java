@@ -87,6 +87,27 @@ class PackingPipelineTest {
     }
 
     @Test
+    void aFrameThatReachedItsDegreeGoesAtTheEndOfTheDrain() throws Exception {
+        FrameLog log = new FrameLog();
+        Pipeline p = pipeline(log, true, "packing", "static:3");
+        int probe = p.defineProbe("a.B.c", "()V");
+        p.manualOpen();
+        ThreadBuffer one = p.newBuffer(Thread.currentThread(), 1, "one", 1, 4096);
+        for (int i = 0; i < 3; i++) {
+            one.enter(probe, 1000 + i);
+            one.exit(probe, 2000 + i);
+        }
+        p.manualDrain(); // no emitFrame: both frames are complete
+        int sentByTheDrain;
+        synchronized (log) {
+            sentByTheDrain = log.writeNanos.size();
+        }
+        p.close();
+        assertThat(sentByTheDrain).isEqualTo(2);
+        assertThat(log.recordsPerFrame(p.counters().written())).containsExactly(3L, 3L);
+    }
+
+    @Test
     void fillPacksEverythingOfADrainIntoOneFrame() throws Exception {
         FrameLog log = new FrameLog();
         Pipeline p = pipeline(log, true);
