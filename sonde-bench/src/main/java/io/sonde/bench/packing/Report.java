@@ -36,7 +36,7 @@ final class Report {
     static String verdict(List<PackingBenchmark.Result> results, int statics) {
         PackingBenchmark.Result none = results.get(0);
         int bestDegree = PackingBenchmark.bestStatic(results, statics);
-        PackingBenchmark.Result best = results.get(Integer.numberOfTrailingZeros(bestDegree));
+        PackingBenchmark.Result best = results.stream().filter(r -> r.packing().equals("static:" + bestDegree)).findFirst().orElseThrow();
         StringBuilder b = new StringBuilder();
         for (PackingBenchmark.Result a : results.subList(statics + 1, results.size())) {
             double ofBest = a.eventsPerSecond() / best.eventsPerSecond();
