@@ -4,12 +4,14 @@ import io.sonde.core.buffer.RingHost;
 import io.sonde.core.buffer.ThreadBuffer;
 import io.sonde.core.config.ConfigKey;
 import io.sonde.core.config.SondeConfig;
+import io.sonde.core.pipeline.packing.Packing;
 import io.sonde.core.probe.ProbeHost;
 import io.sonde.core.probe.ProbeRuntime;
 import io.sonde.core.probe.Probes;
 import io.sonde.core.writer.Writer;
 import io.sonde.core.writer.Writers;
 import io.sonde.format.DropReason;
+import io.sonde.format.Format;
 import java.util.ArrayList;
 import java.util.concurrent.TimeUnit;
 
@@ -83,8 +85,13 @@ public final class Pipeline implements RingHost, ProbeHost, WriterLoop.Source {
         runtime.setCpuMode(cpu.equals("on") ? ProbeRuntime.CPU_ON
                 : cpu.equals("roots") ? ProbeRuntime.CPU_ROOTS : ProbeRuntime.CPU_OFF);
         Probes.activate(runtime);
-        this.loop = new WriterLoop(this, registry, writer, identity, config.getInt(ConfigKey.FRAME_BYTES),
-                TimeUnit.MILLISECONDS.toNanos(config.getLong(ConfigKey.FLUSH_INTERVAL_MS)));
+        int frameBytes = config.getInt(ConfigKey.FRAME_BYTES);
+        Packing packing = Packing.parse(config.get(ConfigKey.PACKING),
+                TimeUnit.MILLISECONDS.toNanos(config.getLong(ConfigKey.PACKING_MAXWAIT_MS)),
+                TimeUnit.MILLISECONDS.toNanos(config.getLong(ConfigKey.PACKING_INTERVAL_MS)),
+                Math.max(1, frameBytes / Format.ENTER_BYTES)); // the most records a frame can hold: ENTER is the smallest
+        this.loop = new WriterLoop(this, registry, writer, identity, frameBytes,
+                TimeUnit.MILLISECONDS.toNanos(config.getLong(ConfigKey.FLUSH_INTERVAL_MS)), packing);
         if (!manual) loop.start();
         if (shutdownHook) {
             this.shutdownHook = new Thread(this::closeFromHook, "sonde-shutdown");
@@ -117,6 +124,14 @@ public final class Pipeline implements RingHost, ProbeHost, WriterLoop.Source {
      */
     public ProbeTally enableProbeTally() {
         return loop.enableTally();
+    }
+
+    /**
+     * How the writer thread packs records into frames ({@code packing}): mode and current degree,
+     * e.g. to watch the adaptive degree move. Read-only outside the writer thread.
+     */
+    public Packing packing() {
+        return loop.packing();
     }
 
     /** Id of the writer thread ("sonde-writer"), e.g. to read its CPU time. */

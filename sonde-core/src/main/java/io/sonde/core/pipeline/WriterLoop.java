@@ -2,6 +2,8 @@ package io.sonde.core.pipeline;
 
 import io.sonde.core.buffer.ThreadBuffer;
 import io.sonde.core.log.SondeLog;
+import io.sonde.core.pipeline.packing.Packing;
+import io.sonde.core.pipeline.packing.WaitBound;
 import io.sonde.core.writer.FrameDroppedException;
 import io.sonde.core.writer.Writer;
 import io.sonde.core.writer.WriterContext;
@@ -30,6 +32,12 @@ import java.util.concurrent.locks.LockSupport;
  * definition precedes the first record using its id. Records are parsed (the type byte gives the
  * size, for EVENT the event type does), so pads are skipped, data records counted and a long run
  * split across frames at record boundaries.
+ *
+ * <p>Packing ({@link Packing}): a frame also ends when it holds the packing degree's number of
+ * data records. In the wait-bounded modes a partial frame goes out when its oldest record reaches
+ * {@code packing.maxwait.ms} ({@link WaitBound}) instead of at every flush interval, the loop polls
+ * at least every half of that bound, and the adaptive mode gets the records written after every
+ * drain to measure throughput. Only this thread's decisions change; the rings and probes do not.
  *
  * <p>Counting without a shared hot counter: each ring counts what its owner produced and dropped;
  * this loop counts what it wrote and what the writer side dropped. At shutdown, records still in
@@ -65,6 +73,9 @@ final class WriterLoop implements Runnable, WriterContext {
     private final Identity identity;
     private final int frameBytes;
     private final long flushIntervalNanos;
+    private final Packing packing;
+    /** Null in fill mode (partial frames go out every flush interval). */
+    private WaitBound waitBound;
     private final FrameHeader header;
     private final Thread thread;
 
@@ -95,12 +106,18 @@ final class WriterLoop implements Runnable, WriterContext {
 
     WriterLoop(Source source, Registry registry, Writer writer, Identity identity, int frameBytes,
             long flushIntervalNanos) {
+        this(source, registry, writer, identity, frameBytes, flushIntervalNanos, Packing.fill());
+    }
+
+    WriterLoop(Source source, Registry registry, Writer writer, Identity identity, int frameBytes,
+            long flushIntervalNanos, Packing packing) {
         this.source = source;
         this.registry = registry;
         this.writer = writer;
         this.identity = identity;
         this.frameBytes = frameBytes;
         this.flushIntervalNanos = flushIntervalNanos;
+        this.packing = packing;
         this.header = new FrameHeader(identity.agentId, identity.pid, identity.host);
         this.frameLimit = frameBytes;
         this.frame = ByteBuffer.allocateDirect(frameBytes).order(ByteOrder.LITTLE_ENDIAN);
@@ -183,23 +200,38 @@ final class WriterLoop implements Runnable, WriterContext {
         open();
         long nextFlush = System.nanoTime() + flushIntervalNanos;
         while (state == State.RUNNING) {
+            long wakeAt = nextFlush;
             try {
                 drain();
                 long now = System.nanoTime();
-                if (now - nextFlush >= 0) {
-                    emitFrame();
-                    if (!failed) writer.flush();
-                    nextFlush = now + flushIntervalNanos;
+                WaitBound wb = waitBound;
+                if (wb == null) {
+                    if (now - nextFlush >= 0) {
+                        emitFrame();
+                        if (!failed) writer.flush();
+                        nextFlush = now + flushIntervalNanos;
+                    }
+                    wakeAt = nextFlush;
+                } else {
+                    // wait-bounded packing: a partial frame goes out when due, not every flush interval
+                    if (wb.due(now)) emitFrame();
+                    if (now - nextFlush >= 0) {
+                        if (!failed) writer.flush();
+                        nextFlush = now + flushIntervalNanos;
+                    }
+                    packing.observe(now, recordsWritten);
+                    wakeAt = wb.nextWake(nextFlush);
                 }
             } catch (IOException | RuntimeException e) {
                 fail("writing failed", e);
             }
-            if (state == State.RUNNING) LockSupport.parkNanos(Math.max(1, nextFlush - System.nanoTime()));
+            if (state == State.RUNNING) LockSupport.parkNanos(Math.max(1, wakeAt - System.nanoTime()));
         }
         finish();
     }
 
     void open() {
+        if (packing.waitBounded()) waitBound = new WaitBound(packing.maxWaitNanos(), System.nanoTime());
         try {
             writer.open(this);
         } catch (IOException | RuntimeException e) {
@@ -250,6 +282,11 @@ final class WriterLoop implements Runnable, WriterContext {
     synchronized ProbeTally enableTally() {
         if (tally == null) tally = new ProbeTally();
         return tally;
+    }
+
+    /** The packing decisions of this loop (degree, mode); read-only use outside the writer thread. */
+    Packing packing() {
+        return packing;
     }
 
     /** Id of the writer thread (its CPU time is part of what monitoring costs). */
@@ -313,6 +350,8 @@ final class WriterLoop implements Runnable, WriterContext {
     /** One pass over all rings. Returns the number of bytes consumed. */
     long drain() throws IOException {
         ThreadBuffer[] bufs = source.buffers();
+        WaitBound wb = waitBound;
+        if (wb != null) wb.drainStarted(System.nanoTime()); // before the positions are read (see WaitBound)
         if (limits.length < bufs.length) {
             limits = new long[bufs.length * 2];
             deadAtSnapshot = new boolean[bufs.length * 2];
@@ -334,6 +373,8 @@ final class WriterLoop implements Runnable, WriterContext {
                 source.release(b);
             }
         }
+        // a frame that reached its degree exactly at the end of the drain goes now, not with the next record
+        if (wb != null && frameRecords >= packing.recordsPerFrame()) emitFrame();
         return consumed;
     }
 
@@ -348,7 +389,7 @@ final class WriterLoop implements Runnable, WriterContext {
             if (block < 0) {
                 ensureRoom(Format.BLOCK_HEADER_BYTES + d.length);
                 block = FrameHeader.beginBlock(frame, Format.REGISTRY_THREAD_ID);
-                frameHasBlocks = true;
+                frameUsed();
             }
             frame.put(d);
         }
@@ -381,6 +422,7 @@ final class WriterLoop implements Runnable, WriterContext {
         int runLen = 0;
         long runRecords = 0;
         ProbeTally tally = this.tally;
+        int degree = packing.recordsPerFrame(); // read once per ring: the writer thread alone changes it
         while (r < limit) {
             int i = (int) r & mask;
             byte type = ring[i];
@@ -399,7 +441,9 @@ final class WriterLoop implements Runnable, WriterContext {
                 throw new IllegalStateException("corrupt ring of thread " + b.threadId() + ": type " + type
                         + " at index " + i);
             }
-            if (block < 0 || frame.position() + runLen + size > frameLimit) {
+            boolean full = frame.position() + runLen + size > frameLimit
+                    || (frameRecords + runRecords >= degree && Format.isDataRecord(type));
+            if (block < 0 || full) {
                 // close the run and block, emit the full frame, open a new block
                 if (runLen > 0) {
                     frame.put(ring, runStart, runLen);
@@ -411,11 +455,11 @@ final class WriterLoop implements Runnable, WriterContext {
                     FrameHeader.endBlock(frame, block);
                     block = -1;
                     b.releaseTo(r); // copied: let the producer reuse the space while we write
-                    emitFrame();
                 }
+                if (full) emitFrame(); // no-op on an empty frame (a new ring's first record)
                 ensureRoom(Format.BLOCK_HEADER_BYTES + size);
                 block = FrameHeader.beginBlock(frame, b.threadId());
-                frameHasBlocks = true;
+                frameUsed();
             }
             if (runLen > 0 && runStart + runLen != i) {
                 // the ring wrapped exactly at its end (no pad byte): the run is not contiguous
@@ -439,6 +483,15 @@ final class WriterLoop implements Runnable, WriterContext {
         return r - start;
     }
 
+    /** The current frame got a block: it is not empty any more, and its wait may have started. */
+    private void frameUsed() {
+        if (!frameHasBlocks) {
+            frameHasBlocks = true;
+            WaitBound wb = waitBound;
+            if (wb != null) wb.frameOpened();
+        }
+    }
+
     private int recordBytes(byte type, byte[] ring, int i) {
         if (type == Format.EVENT) {
             int at = i + RecordLayout.Event.EVENT_TYPE_ID;
@@ -454,6 +507,8 @@ final class WriterLoop implements Runnable, WriterContext {
         long records = frameRecords;
         frameRecords = 0;
         frameHasBlocks = false;
+        WaitBound wb = waitBound;
+        if (wb != null) wb.frameSent();
         try {
             if (failed) {
                 countDropped(DropReason.WRITER_FAILED, records);

@@ -32,7 +32,9 @@ class PackageDependenciesTest {
         ALLOWED.put("io.sonde.api.internal", List.of("io.sonde.api", "io.sonde.core.pipeline", "io.sonde.core.config"));
         ALLOWED.put("io.sonde.core.pipeline", List.of("io.sonde.core.probe", "io.sonde.core.buffer",
                 "io.sonde.core.writer", "io.sonde.core.config", "io.sonde.core.log", "io.sonde.format",
-                "io.sonde.format.write"));
+                "io.sonde.format.write", "io.sonde.core.pipeline.packing"));
+        // The writer thread's packing decisions (degree, hill climbing, wait bound): plain arithmetic.
+        ALLOWED.put("io.sonde.core.pipeline.packing", List.of());
         ALLOWED.put("io.sonde.core.probe", List.of("io.sonde.core.buffer"));
         ALLOWED.put("io.sonde.core.buffer", List.of("io.sonde.format"));
         // format.read: the text writer renders frames with the reader's RecordCursor and RecordText.

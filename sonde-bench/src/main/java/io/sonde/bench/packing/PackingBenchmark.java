@@ -1,0 +1,271 @@
+package io.sonde.bench.packing;
+
+import io.sonde.api.Monitor;
+import io.sonde.api.internal.MonitorAccess;
+import io.sonde.bench.common.Folders;
+import io.sonde.bench.common.OptionArgs;
+import io.sonde.collector.Collector;
+import io.sonde.collector.receive.ReceiverListener;
+import io.sonde.core.config.SondeConfig;
+import io.sonde.core.pipeline.Pipeline;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The packing study ({@code ./sonde bench packing [--quick] [--json F] [--seconds S]
+ * [--adaptive-warm S] [--source NAME]}), after "adaptive message packing" section 4: for each
+ * source (continuous 100, 1,000 and 10,000-byte events, a source whose event size changes, a bursty
+ * source) and each packing configuration (no packing = one record per frame, every static degree
+ * 2^0 .. 2^10, {@code fill}, {@code adaptive}, {@code adaptive:cpu}), in 3 interleaved rounds, a monitor in this JVM sends its events with the tcp writer over 127.0.0.1 to the real collector
+ * (sonde-collector's receiver, one lossless decoding handler); reported: events/s, MB/s, latency
+ * from the event's time stamp to its decoding at the receiver (median, p99, max), CPU per event
+ * (the whole process, and the sending side: source plus writer thread), records per frame, and for
+ * adaptive how long the degree took to reach the neighbourhood of the best static degree.
+ */
+public final class PackingBenchmark {
+    private PackingBenchmark() {}
+
+    /** One measured configuration of one source. */
+    record Result(String source, String packing, double seconds, long events, double eventsPerSecond, double mbPerSecond,
+            double framesPerSecond, double recordsPerFrame, long medianNanos, long p99Nanos, long maxNanos,
+            double processCpuNanosPerEvent, double senderCpuNanosPerEvent, double meanDegree, double convergenceSeconds,
+            double minEventsPerSecond, double maxEventsPerSecond) {
+        Result withSpread(double min, double max, double convergence) {
+            return new Result(source, packing, seconds, events, eventsPerSecond, mbPerSecond, framesPerSecond, recordsPerFrame,
+                    medianNanos, p99Nanos, maxNanos, processCpuNanosPerEvent, senderCpuNanosPerEvent, meanDegree, convergence, min, max);
+        }
+    }
+
+    /** One run: its result and, for adaptive, the degree over time (seconds since the source started, degree). */
+    record Run(Result result, double[] traceSeconds, int[] traceDegrees) {
+        /** Seconds until the degree first came within one index step of {@code 2^index}; NaN if never. */
+        double convergenceSeconds(int index) {
+            for (int i = 0; i < traceDegrees.length; i++) {
+                if (Math.abs(31 - Integer.numberOfLeadingZeros(traceDegrees[i]) - index) <= 1) return traceSeconds[i];
+            }
+            return Double.NaN;
+        }
+    }
+
+    /** What to run: sources, degrees, times. */
+    record Plan(List<Source> sources, List<Integer> degrees, double warmSeconds, double seconds, double adaptiveWarmSeconds, int rounds) {
+        /** This plan with only the source named {@code name}: {@code 100}, {@code 1000}, {@code 10000}, {@code changing} or {@code bursty}. */
+        Plan only(String name) {
+            List<Source> kept = sources.stream().filter(s -> s.name.equals(name) || s.name.equals(name + " B") || s.kind.name().equalsIgnoreCase(name)).toList();
+            if (kept.isEmpty()) {
+                throw new IllegalArgumentException("option --source: no source named '" + name + "'; sources: "
+                        + sources.stream().map(s -> s.name).toList());
+            }
+            return new Plan(kept, degrees, warmSeconds, seconds, adaptiveWarmSeconds, rounds);
+        }
+
+        /** This plan with the adaptive runs measured only after {@code seconds} (time to converge). */
+        Plan withAdaptiveWarm(double seconds) {
+            return new Plan(sources, degrees, warmSeconds, this.seconds, seconds, rounds);
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        boolean quick = false;
+        Path json = null;
+        double seconds = -1;
+        String only = null;
+        double adaptiveWarm = -1;
+        OptionArgs a = new OptionArgs(args);
+        while (a.next()) {
+            switch (a.option()) {
+                case "--quick" -> quick = true;
+                case "--json" -> json = Path.of(a.value());
+                case "--seconds" -> seconds = positiveSeconds(a.value());
+                case "--source" -> only = a.value();
+                case "--adaptive-warm" -> adaptiveWarm = positiveSeconds(a.value());
+                default -> throw new IllegalArgumentException("unknown option '" + a.option()
+                        + "'; options: --quick --json F --seconds S --adaptive-warm S --source NAME");
+            }
+        }
+        Plan plan = quick ? quickPlan() : fullPlan(seconds > 0 ? seconds : 1.5);
+        if (only != null) plan = plan.only(only);
+        if (adaptiveWarm > 0) plan = plan.withAdaptiveWarm(adaptiveWarm);
+        List<Result> results = run(plan, System.out);
+        if (json != null) {
+            Files.writeString(json, Report.json(plan, results));
+            System.out.println("wrote " + json);
+        }
+    }
+
+    private static double positiveSeconds(String v) {
+        try {
+            double d = Double.parseDouble(v.trim());
+            if (d > 0 && d <= 3600) return d;
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("option --seconds: '" + v + "' is not a number of seconds above 0 and at most 3600");
+    }
+
+    static Plan fullPlan(double seconds) {
+        List<Integer> degrees = new ArrayList<>();
+        for (int d = 1; d <= 1024; d *= 2) degrees.add(d);
+        return new Plan(List.of(Source.continuous(100), Source.continuous(1000), Source.continuous(10_000), Source.changing(1000),
+                Source.bursty(1000, 1000, 10)), degrees, 0.5, seconds, 5, 3);
+    }
+
+    /** Proves the harness runs end to end: two sources, three degrees, sub-second runs. */
+    static Plan quickPlan() {
+        return new Plan(List.of(Source.continuous(1000), Source.changing(200)), List.of(1, 32, 1024), 0.2, 0.4, 0.4, 1);
+    }
+
+    static List<Result> run(Plan plan, java.io.PrintStream out) throws Exception {
+        Path dir = Files.createTempDirectory("sonde-packing-");
+        try {
+            out.printf(Locale.ROOT, "packing study: static degrees %s, fill, adaptive; %d round(s), %.1f s measured per configuration"
+                    + " and round after %.1f s (adaptive: %.1f s, --adaptive-warm); one JVM: source thread, writer thread, collector over 127.0.0.1%n",
+                    plan.degrees(), plan.rounds(), plan.seconds(), plan.warmSeconds(), plan.adaptiveWarmSeconds());
+            // warm-up for the JIT (not reported)
+            measure(plan.sources().get(0), "static:16", plan.warmSeconds(), plan.seconds(), dir);
+            List<String> configs = new ArrayList<>();
+            for (int d : plan.degrees()) configs.add("static:" + d);
+            configs.add("fill");
+            configs.add("adaptive");
+            configs.add("adaptive:cpu");
+            List<Result> all = new ArrayList<>();
+            for (Source s : plan.sources()) {
+                // rounds interleave the configurations, so a change of the machine's load hits all of them alike
+                List<List<Run>> runs = new ArrayList<>();
+                for (int c = 0; c < configs.size(); c++) runs.add(new ArrayList<>());
+                for (int round = 0; round < plan.rounds(); round++) {
+                    for (int c = 0; c < configs.size(); c++) {
+                        boolean adaptive = configs.get(c).startsWith("adaptive");
+                        runs.get(c).add(measure(s, configs.get(c), adaptive ? plan.adaptiveWarmSeconds() : plan.warmSeconds(), plan.seconds(), dir));
+                    }
+                }
+                List<Result> mine = new ArrayList<>();
+                for (List<Run> r : runs) mine.add(median(r, -1));
+                int bestIndex = Integer.numberOfTrailingZeros(bestStatic(mine, plan.degrees().size()));
+                for (int c = plan.degrees().size() + 1; c < configs.size(); c++) mine.set(c, median(runs.get(c), bestIndex));
+                out.println();
+                out.println(s.name + ": " + s.describe());
+                out.println(Report.header());
+                for (Result r : mine) out.println(Report.row(r));
+                out.println(Report.verdict(mine, plan.degrees().size()));
+                all.addAll(mine);
+            }
+            return all;
+        } finally {
+            Folders.deleteTree(dir);
+        }
+    }
+
+    /**
+     * The round with the median throughput (its figures as measured), with the range of the
+     * throughput over all rounds and the median convergence time towards {@code bestIndex} (-1: none).
+     */
+    static Result median(List<Run> rounds, int bestIndex) {
+        List<Run> sorted = new ArrayList<>(rounds);
+        sorted.sort(java.util.Comparator.comparingDouble(r -> r.result().eventsPerSecond()));
+        double convergence = Double.NaN;
+        if (bestIndex >= 0) {
+            double[] c = rounds.stream().mapToDouble(r -> r.convergenceSeconds(bestIndex)).map(v -> Double.isNaN(v) ? Double.MAX_VALUE : v)
+                    .sorted().toArray();
+            convergence = c[c.length / 2] == Double.MAX_VALUE ? Double.NaN : c[c.length / 2];
+        }
+        return sorted.get(sorted.size() / 2).result().withSpread(sorted.get(0).result().eventsPerSecond(),
+                sorted.get(sorted.size() - 1).result().eventsPerSecond(), convergence);
+    }
+
+    /** The degree with the highest throughput among the first {@code n} (static) results. */
+    static int bestStatic(List<Result> results, int n) {
+        Result best = results.get(0);
+        for (int i = 1; i < n; i++) {
+            if (results.get(i).eventsPerSecond() > best.eventsPerSecond()) best = results.get(i);
+        }
+        return Integer.parseInt(best.packing().substring("static:".length()));
+    }
+
+    /**
+     * One configuration: start a collector and a monitor, let the source run {@code warm} seconds,
+     * then measure for {@code seconds}; the packing degree is sampled all along.
+     */
+    static Run measure(Source source, String packing, double warm, double seconds, Path dir) throws Exception {
+        ReceivingHandler handler = new ReceivingHandler();
+        Path out = Files.createTempDirectory(dir, "run-");
+        Collector collector = Collector.start(new Collector.Settings(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), out,
+                List.of(handler), Map.of()), ReceiverListener.none(), line -> System.err.println("  collector: " + line));
+        Map<String, String> cfg = new HashMap<>();
+        cfg.put("writer", "tcp");
+        cfg.put("tcp.host", "127.0.0.1");
+        cfg.put("tcp.port", String.valueOf(collector.port()));
+        cfg.put("policy", "block-forever"); // nothing dropped: a full ring makes the source wait
+        cfg.put("packing", packing);
+        Monitor m = MonitorAccess.start(SondeConfig.of(cfg));
+        Source.Producer producer = null;
+        try {
+            Pipeline pipeline = MonitorAccess.pipeline(m);
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            long t0 = System.nanoTime();
+            producer = source.start(m);
+            List<double[]> trace = new ArrayList<>();
+            long measureStart = t0 + (long) (warm * 1e9);
+            long end = measureStart + (long) (seconds * 1e9);
+            long e0 = 0, f0 = 0, b0 = 0, cpu0 = 0, sender0 = 0;
+            boolean measuring = false;
+            double degreeSum = 0;
+            long degreeSamples = 0;
+            LatencyHistogram latencies = new LatencyHistogram();
+            while (true) {
+                long now = System.nanoTime();
+                int degree = pipeline.packing().recordsPerFrame();
+                trace.add(new double[] {(now - t0) / 1e9, degree});
+                if (!measuring && now - measureStart >= 0) {
+                    measuring = true;
+                    handler.measureInto(latencies);
+                    e0 = handler.events.get();
+                    f0 = handler.frames.get();
+                    b0 = handler.bytes.get();
+                    cpu0 = processCpuNanos();
+                    sender0 = threads.getThreadCpuTime(producer.getId()) + threads.getThreadCpuTime(pipeline.writerThreadId());
+                    measureStart = now;
+                }
+                if (measuring) {
+                    degreeSum += Math.min(degree, 1 << 20);
+                    degreeSamples++;
+                }
+                if (measuring && now - end >= 0) {
+                    handler.measureInto(null);
+                    long records = handler.events.get() - e0;
+                    long frames = handler.frames.get() - f0;
+                    long bytes = handler.bytes.get() - b0;
+                    long cpu = processCpuNanos() - cpu0;
+                    long sender = threads.getThreadCpuTime(producer.getId()) + threads.getThreadCpuTime(pipeline.writerThreadId()) - sender0;
+                    double s = (now - measureStart) / 1e9;
+                    double events = (double) records / source.recordsPerEvent();
+                    Result r = new Result(source.name, packing, s, (long) events, events / s, bytes / s / 1e6, frames / s,
+                            frames == 0 ? 0 : (double) records / frames, latencies.quantileNanos(0.5), latencies.quantileNanos(0.99),
+                            latencies.maxNanos(), events == 0 ? 0 : cpu / events, events == 0 ? 0 : sender / events,
+                            packing.startsWith("adaptive") ? degreeSum / Math.max(1, degreeSamples) : Double.NaN, Double.NaN,
+                            events / s, events / s);
+                    return new Run(r, trace.stream().mapToDouble(t -> t[0]).toArray(), trace.stream().mapToInt(t -> (int) t[1]).toArray());
+                }
+                Thread.sleep(10);
+            }
+        } finally {
+            if (producer != null) producer.stopAndJoin();
+            m.close();
+            collector.stop();
+            Folders.deleteTree(out);
+        }
+    }
+
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+}

@@ -1,0 +1,58 @@
+package io.sonde.bench.packing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The quick study runs end to end (no timing assertions: the machine is shared). */
+@Timeout(180)
+class PackingBenchmarkTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void theQuickStudyMeasuresEveryConfigurationOverRealTcp() throws Exception {
+        PackingBenchmark.Plan plan = PackingBenchmark.quickPlan();
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        List<PackingBenchmark.Result> results = PackingBenchmark.run(plan, new PrintStream(text, true, StandardCharsets.UTF_8));
+        // per source: every static degree, fill, adaptive, adaptive:cpu
+        assertThat(results).hasSize(plan.sources().size() * (plan.degrees().size() + 3));
+        for (PackingBenchmark.Result r : results) {
+            assertThat(r.events()).as(r.source() + " " + r.packing()).isPositive();
+            assertThat(r.maxNanos()).isPositive().isGreaterThanOrEqualTo(r.p99Nanos());
+            assertThat(r.p99Nanos()).isGreaterThanOrEqualTo(r.medianNanos());
+        }
+        // one record per frame really means one record per frame
+        assertThat(results.get(0).packing()).isEqualTo("static:1");
+        assertThat(results.get(0).recordsPerFrame()).isEqualTo(1.0);
+        assertThat(text.toString(StandardCharsets.UTF_8)).contains("adaptive:", "adaptive:cpu:", "of the best static degree");
+        Path json = dir.resolve("p.json");
+        Files.writeString(json, Report.json(plan, results));
+        assertThat(Files.readString(json)).contains("\"packing\": \"adaptive\"", "\"latencyP99Nanos\"");
+    }
+
+    @Test
+    void unknownOptionsAreRefused() {
+        assertThatThrownBy(() -> PackingBenchmark.main(new String[] {"--fast"})).hasMessageContaining("unknown option '--fast'");
+    }
+
+    @Test
+    void theHistogramsQuantilesAreWithinTwoPercent() {
+        LatencyHistogram h = new LatencyHistogram();
+        for (long v = 1; v <= 100_000; v++) h.record(v * 1000);
+        assertThat(h.count()).isEqualTo(100_000);
+        assertThat(h.maxNanos()).isEqualTo(100_000_000L);
+        assertThat((double) h.quantileNanos(0.5)).isCloseTo(50_000_000, org.assertj.core.data.Percentage.withPercentage(2.5));
+        assertThat((double) h.quantileNanos(0.99)).isCloseTo(99_000_000, org.assertj.core.data.Percentage.withPercentage(2.5));
+        assertThat(h.quantileNanos(1)).isEqualTo(100_000_000L);
+    }
+}
