@@ -145,6 +145,11 @@ public final class Archive implements FrameHandler {
         }
 
         @Override
+        public void force() throws IOException {
+            ch.force(false);
+        }
+
+        @Override
         public void close() throws IOException {
             try {
                 ch.force(false);

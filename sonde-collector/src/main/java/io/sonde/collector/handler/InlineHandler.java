@@ -36,6 +36,18 @@ final class InlineHandler extends RunningHandler {
     }
 
     @Override
+    void force(StreamInfo stream) throws Exception {
+        if (isOpen()) {
+            try {
+                handler.force(stream);
+            } catch (Exception e) {
+                failed("force", e);
+                throw e;
+            }
+        }
+    }
+
+    @Override
     void streamEnded(StreamInfo stream, boolean clean) throws Exception {
         if (isOpen()) {
             try {

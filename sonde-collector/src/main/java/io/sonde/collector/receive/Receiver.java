@@ -49,6 +49,8 @@ public final class Receiver implements AutoCloseable {
     private final FrameHandler handler;
     private final ReceiverListener listener;
     private final ReceiverLimits limits;
+    private final Delivery delivery;
+    private final DeliveryLedger ledger;
     private final Thread acceptor;
     private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
     private final Map<UUID, AgentCounters> agents = new ConcurrentHashMap<>();
@@ -58,11 +60,13 @@ public final class Receiver implements AutoCloseable {
     private volatile boolean stopping;
     private volatile long stopDeadline;
 
-    private Receiver(ServerSocket server, FrameHandler handler, ReceiverListener listener, ReceiverLimits limits) {
+    private Receiver(ServerSocket server, FrameHandler handler, ReceiverListener listener, ReceiverLimits limits, Delivery delivery) {
         this.server = server;
         this.handler = handler;
         this.listener = listener;
         this.limits = limits;
+        this.delivery = delivery;
+        this.ledger = new DeliveryLedger(delivery.held());
         this.acceptor = new Thread(this::acceptLoop, "sonde-receiver-accept-" + server.getLocalPort());
         this.acceptor.setDaemon(true);
     }
@@ -80,6 +84,15 @@ public final class Receiver implements AutoCloseable {
     /** Binds to the given address and starts accepting, within the given limits. */
     public static Receiver start(InetSocketAddress bind, FrameHandler handler, ReceiverListener listener, ReceiverLimits limits)
             throws IOException {
+        return start(bind, handler, listener, limits, Delivery.open());
+    }
+
+    /**
+     * Binds to the given address and starts accepting, within the given limits, with the given token
+     * and what the archive held at start (acknowledged delivery, see {@link Delivery}).
+     */
+    public static Receiver start(InetSocketAddress bind, FrameHandler handler, ReceiverListener listener, ReceiverLimits limits,
+            Delivery delivery) throws IOException {
         ServerSocket s = new ServerSocket();
         try {
             s.setReuseAddress(true);
@@ -88,7 +101,7 @@ public final class Receiver implements AutoCloseable {
             s.close();
             throw e;
         }
-        Receiver r = new Receiver(s, handler, listener, limits);
+        Receiver r = new Receiver(s, handler, listener, limits, delivery);
         r.acceptor.start();
         return r;
     }
@@ -233,6 +246,14 @@ public final class Receiver implements AutoCloseable {
 
     long stopDeadline() {
         return stopDeadline;
+    }
+
+    Delivery delivery() {
+        return delivery;
+    }
+
+    DeliveryLedger ledger() {
+        return ledger;
     }
 
     FrameHandler handler() {
