@@ -1,6 +1,8 @@
 package io.sonde.collector.receive;
 
+import io.sonde.collector.archive.Archive;
 import io.sonde.collector.archive.FrameHandler;
+import io.sonde.collector.archive.HeldSequences;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -84,7 +86,9 @@ public final class Receiver implements AutoCloseable {
     /** Binds to the given address and starts accepting, within the given limits. */
     public static Receiver start(InetSocketAddress bind, FrameHandler handler, ReceiverListener listener, ReceiverLimits limits)
             throws IOException {
-        return start(bind, handler, listener, limits, Delivery.open());
+        // an archive's folder may hold frames of earlier runs: agents re-sending them must find them held
+        Delivery delivery = handler instanceof Archive a ? new Delivery(null, HeldSequences.recover(a.directory())) : Delivery.open();
+        return start(bind, handler, listener, limits, delivery);
     }
 
     /**
