@@ -46,10 +46,18 @@ public final class DemoCommand implements Callable<Integer> {
             description = "record per-execution thread CPU time (default on; --no-cpu-time for wall time only)")
     boolean cpuTime;
 
+    @Option(names = "--collector", paramLabel = "HOST:PORT",
+            description = "send the records to a collector (sonde collector) instead of a file; its archive holds them")
+    String collector;
+
+    @Option(names = "--token-file", paramLabel = "F", description = "with --collector: file holding the collector's token (chmod 600)")
+    Path tokenFile;
+
     @Override
     public Integer call() throws Exception {
         if (threads < 1 || threads > 256) throw new UsageError("--threads must be between 1 and 256, got " + threads);
         if (orders < 1) throw new UsageError("--orders must be positive, got " + orders);
+        if (collector != null || tokenFile != null) return toCollector(System.out);
         PrintStream o = System.out;
         prepare(out);
         o.printf(Locale.ROOT, "Sonde demo: %d orders on %d worker threads, binary log in %s%n%n", orders, threads, out);
@@ -104,5 +112,36 @@ public final class DemoCommand implements Callable<Integer> {
         for (Path f : files(dir)) total += Files.size(f);
         return total >= 1 << 20 ? String.format(Locale.ROOT, "%.1f MiB", total / 1048576.0)
                 : String.format(Locale.ROOT, "%.1f KiB", total / 1024.0);
+    }
+
+    /** {@code --collector}: the same program, its records sent with acknowledged delivery to a collector. */
+    private int toCollector(PrintStream o) throws InterruptedException {
+        if (collector == null) throw new UsageError("--token-file needs --collector");
+        int colon = collector.lastIndexOf(':');
+        int port;
+        try {
+            port = Integer.parseInt(collector.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            port = -1;
+        }
+        if (colon <= 0 || port < 1 || port > 65535) throw new UsageError("--collector must be HOST:PORT, got '" + collector + "'");
+        Map<String, String> settings = new java.util.HashMap<>(Map.of("writer", "tcp", "tcp.host", collector.substring(0, colon),
+                "tcp.port", String.valueOf(port), "cpu.time", cpuTime ? "on" : "off"));
+        if (tokenFile != null) settings.put("tcp.token.file", tokenFile.toString());
+        o.printf(Locale.ROOT, "Sonde demo: %d orders on %d worker threads, records sent to the collector at %s%n", orders, threads, collector);
+        Counters counters;
+        ShopDemo shop;
+        try (Monitor monitor = Sonde.start(settings)) {
+            shop = new ShopDemo(monitor);
+            shop.run(threads, orders);
+            monitor.close(); // waits (bounded) until the collector acknowledged the trailer
+            counters = monitor.counters();
+        } catch (IllegalStateException | IllegalArgumentException | java.io.UncheckedIOException e) {
+            throw new UserError(e.getMessage());
+        }
+        o.printf(Locale.ROOT, "%d orders completed, %d declined; records produced %d, written %d, dropped %d%n", shop.completed(),
+                shop.declined(), counters.produced(), counters.written(), counters.dropped());
+        o.println("Next: ./sonde analyze DIR   (DIR: the collector's --out)");
+        return counters.written() == counters.produced() ? 0 : 1;
     }
 }
