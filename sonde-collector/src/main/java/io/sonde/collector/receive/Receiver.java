@@ -24,9 +24,14 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Everything a peer can make the receiver hold is bounded by {@link ReceiverLimits}: threads and
  * sockets by max-connections, memory per connection by max-frame-bytes, folders by max-agents, and
- * a silent connection by the idle timeout. A peer exceeding one is closed with a logged reason;
- * the protocol has no channel back to the writer. There is no authentication: bind to loopback
- * (the default) unless the network in front of the port is trusted.
+ * a silent connection by the idle timeout. A peer exceeding one is closed with a logged reason.
+ *
+ * <p>A 2.2 stream (acknowledged delivery, docs/format.md section 8.1) opens with HELLO: the
+ * receiver checks the token ({@link Delivery}), answers ACCEPT with the highest frame number it
+ * holds for the agent (or REFUSE), drops frames it holds already, and acknowledges stored frames
+ * once the handler forced them ({@link FrameHandler.StreamSink#force()}), in batches. Without a
+ * token any agent is taken, and 2.0 streams (no handshake) too; nothing is encrypted: bind to
+ * loopback (the default) unless the network in front of the port is trusted.
  *
  * <p>For each connection and each agent the receiver reports the frame sequence numbers it got
  * ({@link StreamSummary}, {@link ReceiverStatus.AgentStatus}): a gap is a frame the agent sealed
