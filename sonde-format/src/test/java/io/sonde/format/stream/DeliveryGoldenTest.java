@@ -112,9 +112,46 @@ class DeliveryGoldenTest {
     }
 
     @Test
-    void aRepeatedRegistryFrameIsNotTakenForAGapOrAReorderByTheReader() {
-        assertThat(DeliveryProtocol.isRepeat(DeliveryProtocol.FLAG_REPEAT)).isTrue();
-        assertThat(DeliveryProtocol.isRepeat(0)).isFalse();
+    void aRepeatedRegistryFrameIsNotTakenForAGapOrAReorderAndDoesNotStartANewRun(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws IOException {
+        UUID agent = AGENT;
+        io.sonde.format.testing.RecordBytes defs = new io.sonde.format.testing.RecordBytes().probeDef(1, "a.B.c", "()V").threadDef(7, "w");
+        // segment 0: frame 0 of a 2.2 connection; segment 1: a reconnection re-sending from frame 1,
+        // opened by a repeated registry frame numbered 0 (which must not look like a new run's frame 0)
+        io.sonde.format.testing.StreamBytes first = new io.sonde.format.testing.StreamBytes(agent, "h", 1, 2, 2);
+        first.data(0, 10, 10, 0L, defs, 7L, new io.sonde.format.testing.RecordBytes().enter(1, 20).exit(1, 21));
+        io.sonde.format.testing.StreamBytes second = new io.sonde.format.testing.StreamBytes(agent, "h", 1, 2, 2);
+        byte[] repeat = second.dataFrame(0, 30, 30, 0L, defs); // numbered as the frame before the ones that follow
+        repeat[io.sonde.format.Format.FRAME_OFF_FLAGS] = DeliveryProtocol.FLAG_REPEAT;
+        second.raw(resealed(repeat));
+        second.data(1, 40, 40, 7L, new io.sonde.format.testing.RecordBytes().enter(1, 40).exit(1, 41));
+        second.trailer(2, 50, 50, 4, 4);
+        Path folder = dir.resolve(agent.toString());
+        Files.createDirectories(folder);
+        Files.write(folder.resolve("sonde-" + agent + "-000000.sonde"), first.toBytes());
+        Files.write(folder.resolve("sonde-" + agent + "-000001.sonde"), second.toBytes());
+
+        java.util.List<io.sonde.format.read.AgentLog> logs = io.sonde.format.read.SondeLogs.scan(folder);
+        assertThat(logs).as("one run: the second segment opens with a repeat of frame 0, not with a new frame 0").hasSize(1);
+        java.util.List<String> problems = new java.util.ArrayList<>();
+        long records = 0;
+        try (io.sonde.format.read.SondeReader r = logs.get(0).open().recover(p -> problems.add(p.getMessage()))) {
+            while (r.next()) {
+                if (io.sonde.format.Format.isDataRecord(r.type())) records++;
+            }
+            assertThat(r.missingFrames()).isZero();
+            assertThat(r.trailer().written()).isEqualTo(4);
+        }
+        assertThat(problems).isEmpty();
+        assertThat(records).isEqualTo(4);
+    }
+
+    /** The frame with its CRC recomputed (after changing a header byte). */
+    private static byte[] resealed(byte[] frame) {
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(frame, io.sonde.format.Format.FRAME_OFF_TYPE, frame.length - io.sonde.format.Format.FRAME_OFF_TYPE);
+        java.nio.ByteBuffer.wrap(frame).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(io.sonde.format.Format.FRAME_OFF_CRC, (int) crc.getValue());
+        return frame;
     }
 
     /** A frame with its length field and CRC set for its new size, read through the envelope checks. */
