@@ -505,19 +505,17 @@ final class Connection {
         }
     }
 
-    /** A HELLO the receiver refused (answered with REFUSE); the message says why. */
-    private static final class Refused extends IOException {
+    /** A HELLO the receiver refused (answered with REFUSE, then closed in order so the agent reads it); the message says why. */
+    private static final class Refused extends LimitExceeded {
         private static final long serialVersionUID = 1L;
-        final long offset;
 
         Refused(long offset, String message) {
-            super(message);
-            this.offset = offset;
+            super(offset, message);
         }
     }
 
     /** A receiver limit this connection exceeded; the message names the limit. */
-    private static final class LimitExceeded extends IOException {
+    private static class LimitExceeded extends IOException {
         private static final long serialVersionUID = 1L;
         final long offset;
 

@@ -12,7 +12,6 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -40,10 +39,6 @@ import java.util.concurrent.locks.LockSupport;
  * whether it stored them.
  */
 public final class AckedTcpWriter implements Writer {
-    static final long MIN_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-    static final long MAX_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(5);
-    /** Upper bound of the connect timeout of the attempts a closing, disconnected writer makes. */
-    static final int FINAL_CONNECT_TIMEOUT_MS = 1_000;
     /** How long the writer waits for the collector's answer to HELLO. */
     static final int HANDSHAKE_TIMEOUT_MS = 10_000;
     /** Longest wait for an acknowledgement in one step of a blocked writer. */
@@ -66,7 +61,7 @@ public final class AckedTcpWriter implements Writer {
     /** Highest number this writer sealed, -1 before the first frame. */
     private long lastSealed = -1;
     private long nextAttemptNanos;
-    private long backoffNanos = MIN_BACKOFF_NANOS;
+    private long backoffNanos = TcpWriter.MIN_BACKOFF_NANOS;
     private long connections;
     private long reconnects;
     private long resentFrames;
@@ -135,7 +130,7 @@ public final class AckedTcpWriter implements Writer {
                 throw new IOException("tcp writer to " + where() + " gave up at close, not connected and the last connection attempt failed: "
                         + lastProblem);
             }
-            sleep(nextAttemptNanos - System.nanoTime()); // returns early once the pipeline is closing
+            TcpWriter.sleep(context, this, nextAttemptNanos - System.nanoTime()); // returns early once the pipeline is closing
         }
     }
 
@@ -159,18 +154,13 @@ public final class AckedTcpWriter implements Writer {
     private void reconnectIfDue(boolean last) {
         if (!last && System.nanoTime() < nextAttemptNanos) return;
         try {
-            connect(last ? finalConnectTimeoutMs() : connectTimeoutMs);
-            backoffNanos = MIN_BACKOFF_NANOS;
+            connect(last ? TcpWriter.finalConnectTimeoutMs(context, connectTimeoutMs) : connectTimeoutMs);
+            backoffNanos = TcpWriter.MIN_BACKOFF_NANOS;
         } catch (IOException e) {
             disconnect(message(e));
-            nextAttemptNanos = System.nanoTime() + jitter(backoffNanos);
-            backoffNanos = Math.min(MAX_BACKOFF_NANOS, backoffNanos * 2);
+            nextAttemptNanos = System.nanoTime() + TcpWriter.jitter(backoffNanos);
+            backoffNanos = Math.min(TcpWriter.MAX_BACKOFF_NANOS, backoffNanos * 2);
         }
-    }
-
-    private int finalConnectTimeoutMs() {
-        long left = TimeUnit.NANOSECONDS.toMillis(context.closeDeadlineNanos() - System.nanoTime());
-        return (int) Math.max(1, Math.min(left, Math.min(connectTimeoutMs, FINAL_CONNECT_TIMEOUT_MS)));
     }
 
     /** Connects, shakes hands and sends what the collector does not hold. */
@@ -310,18 +300,6 @@ public final class AckedTcpWriter implements Writer {
 
     private static String message(Throwable e) {
         return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
-    }
-
-    private static long jitter(long nanos) {
-        return nanos / 2 + ThreadLocalRandom.current().nextLong(nanos / 2 + 1); // 50..100 %: agents do not reconnect in lock step
-    }
-
-    private void sleep(long nanos) {
-        long end = System.nanoTime() + nanos;
-        for (long left = nanos; left > 0; left = end - System.nanoTime()) {
-            if (context.closing() || Thread.currentThread().isInterrupted()) return;
-            LockSupport.parkNanos(this, left);
-        }
     }
 
     /** Connections made so far (the first one included). */
