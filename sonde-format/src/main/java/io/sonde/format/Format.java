@@ -34,6 +34,8 @@ public final class Format {
     public static final int FRAME_OFF_CRC = 8; // u32 CRC-32C of frame bytes [12, length)
     public static final int FRAME_OFF_TYPE = 12; // u8
     public static final int FRAME_OFF_FLAGS = 13; // u8, 0 in 1.0
+    /** Flag (since 2.2): a repeated registry frame, which takes no sequence number of its own (docs/format.md section 8.1). */
+    public static final int FRAME_FLAG_REPEAT = 0x01;
     public static final int FRAME_OFF_HEADER_LENGTH = 14; // u16, offset of the payload
     public static final int FRAME_OFF_AGENT_MSB = 16; // u64
     public static final int FRAME_OFF_AGENT_LSB = 24; // u64

@@ -115,6 +115,9 @@ class AcknowledgedDeliveryProcessTest {
                 assertThat(a.dataRecords).as("every record counted as written is stored").isEqualTo(written);
             }
             System.out.println("AcknowledgedDeliveryProcessTest: collector output:\n" + collectorOutput);
+            // the commands read the archive of 2.2 segments like any log folder
+            assertThat(SondeCommand.execute("analyze", out.toString())).as("sonde analyze exit").isZero();
+            assertThat(SondeCommand.execute("dump", out.toString(), "--limit", "5")).as("sonde dump exit").isZero();
         } finally {
             for (JvmProcess a : agents) a.close();
             if (intruder != null) intruder.close();

@@ -7,7 +7,6 @@ import io.sonde.core.writer.Writer;
 import io.sonde.core.writer.WriterContext;
 import io.sonde.format.DropReason;
 import io.sonde.format.Format;
-import io.sonde.format.stream.DeliveryProtocol;
 import io.sonde.format.RecordLayout;
 import io.sonde.format.write.FrameHeader;
 import java.io.IOException;
@@ -549,7 +548,7 @@ final class WriterLoop implements Runnable, WriterContext {
         if (repeatOf < 0) {
             seal(b);
         } else {
-            b.put(Format.FRAME_OFF_FLAGS, (byte) DeliveryProtocol.FLAG_REPEAT);
+            b.put(Format.FRAME_OFF_FLAGS, (byte) Format.FRAME_FLAG_REPEAT);
             header.seal(b, repeatOf, identity.wallNanos.getAsLong(), identity.monoNanos.getAsLong());
         }
     }

@@ -29,7 +29,7 @@ public final class DeliveryProtocol {
      * own: it carries the number of the frame just before the ones that follow it, and readers and
      * the collector skip it in their sequence checks.
      */
-    public static final int FLAG_REPEAT = 0x01;
+    public static final int FLAG_REPEAT = Format.FRAME_FLAG_REPEAT;
 
     /** "No sequence number" in HELLO and ACCEPT. */
     public static final long NONE = -1;
