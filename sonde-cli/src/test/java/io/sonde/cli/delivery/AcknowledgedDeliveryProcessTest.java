@@ -8,11 +8,16 @@ import io.sonde.format.read.AgentLog;
 import io.sonde.format.read.SondeLogs;
 import io.sonde.format.read.SondeReader;
 import io.sonde.format.read.Trailer;
+import io.sonde.format.stream.DeliveryCodec;
+import io.sonde.format.stream.DeliveryMessage;
 import io.sonde.format.stream.DeliveryProtocol;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -36,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * collector killed with SIGKILL mid-stream and restarted on the same port and folder. At the end
  * every record an application produced is in the archive or counted as dropped in its trailer,
  * and no frame is stored twice (read back with sonde-format's reader and the frame headers). An
- * application with a wrong token is refused, with the reason on both sides, while the others go on.
+ * application with a wrong token is refused, with the reason on both sides, and garbage and a half
+ * frame on the socket end their own connections only, while the others go on.
  */
 @Timeout(value = 4, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class AcknowledgedDeliveryProcessTest {
@@ -75,6 +81,15 @@ class AcknowledgedDeliveryProcessTest {
             intruder = JvmProcess.start("intruder", DeliveryAgentMain.class, String.valueOf(port), wrong.toString(), "3000", "1", "10",
                     "shutdown.timeout.ms=3000");
             UUID intruderId = UUID.fromString(intruder.awaitLine("agent ", 60).substring(6).trim());
+            // garbage and a half frame on the socket while the agents stream: those connections fail, the agents go on
+            try (Socket garbage = new Socket(InetAddress.getLoopbackAddress(), port)) {
+                garbage.getOutputStream().write("GET / HTTP/1.0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            }
+            try (Socket half = new Socket(InetAddress.getLoopbackAddress(), port)) {
+                byte[] hello = new DeliveryCodec(UUID.randomUUID(), 1, "").hello(new DeliveryMessage.Hello("s3cret-token", -1, 0));
+                half.getOutputStream().write(DeliveryProtocol.streamHeader());
+                half.getOutputStream().write(hello, 0, hello.length / 2);
+            }
 
             Map<UUID, long[]> counts = new HashMap<>();
             for (int i = 0; i < AGENTS; i++) {
@@ -94,6 +109,9 @@ class AcknowledgedDeliveryProcessTest {
             assertThat(intruderOutput).contains("refused the stream (token): wrong token from agent " + intruderId);
             assertThat(collectorOutput).contains("refused: wrong token from agent " + intruderId);
             assertThat(out.resolve(intruderId.toString())).doesNotExist();
+            assertThat(collectorOutput).contains(": not a Sonde stream: bad magic byte 0x47");
+            assertThat(collectorOutput).containsPattern("input ended inside the frame at offset 12, which declares \\d+ bytes; only \\d+ available;"
+                    + " partial frame discarded");
 
             for (UUID id : ids) {
                 long produced = counts.get(id)[0];
