@@ -52,10 +52,6 @@ public final class CollectorCommand implements Callable<Integer> {
     @Option(names = "--option", paramLabel = "KEY=VALUE", description = "A handler option (repeatable), e.g. queue.frames=16384, queue.mib=64.")
     Map<String, String> options = new LinkedHashMap<>();
 
-    @Option(names = "--token-file", paramLabel = "F",
-            description = "Token agents must present. Accepted but not enforced yet: authenticating agents needs the protocol change of acknowledged delivery.")
-    Path tokenFile;
-
     @Option(names = "--http", paramLabel = "PORT", description = "Port of the web dashboard (agents, and the pages over the archive; docs/dashboard.md).")
     Integer http;
 
@@ -69,9 +65,7 @@ public final class CollectorCommand implements Callable<Integer> {
         if (http != null && (http < 0 || http > 65535)) {
             throw new UsageError("--http must be between 0 and 65535, got " + http);
         }
-        if (tokenFile != null && !Files.isReadable(tokenFile)) {
-            throw new UserError("--token-file: cannot read " + tokenFile);
-        }
+        String token = listen.token();
         List<DataHandler> chosen;
         try {
             chosen = HandlerSet.byName(handlers);
@@ -85,8 +79,8 @@ public final class CollectorCommand implements Callable<Integer> {
         PrintWriter stdout = spec.commandLine().getOut();
         Collector collector;
         try {
-            collector = Collector.start(new Collector.Settings(address, out, chosen, opts, limits),
-                    ReceiveCommand.printing(stdout), line -> print(stdout, line));
+            collector = Collector.start(new Collector.Settings(address, out, chosen, opts, limits, token),
+                    ReceiveCommand.printing(stdout, spec.commandLine().getErr()), line -> print(stdout, line));
         } catch (IllegalArgumentException e) {
             throw new UsageError("--option: " + e.getMessage());
         } catch (IOException e) {
@@ -96,10 +90,6 @@ public final class CollectorCommand implements Callable<Integer> {
                 + ", handlers " + String.join(", ", handlers) + (handlers.contains("database") ? " (database " + (databaseUrl != null
                 ? databaseUrl.replaceAll("password=[^&]*", "password=***") : out.resolve(ArchiveDatabase.FILE_NAME).toString()) + ")" : "")
                 + " (Ctrl-C to stop)");
-        if (tokenFile != null) {
-            print(stdout, "warning: --token-file is accepted but agents are not authenticated yet (it needs the protocol change of acknowledged"
-                    + " delivery); anyone who can reach the port can send data");
-        }
         DashboardServer dashboard = http == null ? null : DashboardCommand.serveCollector(new InetSocketAddress(address.getAddress(), http), out, collector);
         if (dashboard != null) {
             print(stdout, "dashboard at http://" + collector.address().getAddress().getHostAddress() + ":" + dashboard.port() + "/");

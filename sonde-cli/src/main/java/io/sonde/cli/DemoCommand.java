@@ -72,6 +72,13 @@ public final class DemoCommand implements Callable<Integer> {
     /** Released when the run has finished the recording and printed its summary. */
     private final CountDownLatch summarised = new CountDownLatch(1);
 
+    @Option(names = "--collector", paramLabel = "HOST:PORT",
+            description = "send the records to a collector (sonde collector) instead of a file; its archive holds them")
+    String collector;
+
+    @Option(names = "--token-file", paramLabel = "F", description = "with --collector: file holding the collector's token (chmod 600)")
+    Path tokenFile;
+
     @Override
     public Integer call() throws Exception {
         if (threads < 1 || threads > 256) throw new UsageError("--threads must be between 1 and 256, got " + threads);
@@ -80,10 +87,12 @@ public final class DemoCommand implements Callable<Integer> {
             throw new UsageError((seconds != null ? "--seconds" : "--observe-port") + " needs --live");
         }
         if (live && orders != null) throw new UsageError("--orders does not go with --live (it runs until --seconds or Ctrl-C)");
+        if (live && (collector != null || tokenFile != null)) throw new UsageError("--collector does not go with --live");
         if (seconds != null && seconds < 1) throw new UsageError("--seconds must be positive, got " + seconds);
         int port = observePort == null ? ObserveProtocol.DEFAULT_PORT : observePort;
         if (port < 0 || port > 65535) throw new UsageError("--observe-port must be between 0 and 65535, got " + port);
         int orderCount = orders == null ? 4000 : orders;
+        if (collector != null || tokenFile != null) return toCollector(System.out, orderCount);
         if (!live) return runAndSummarise(port, orderCount);
         // Ctrl-C: a shutdown hook stops the shop and waits until the recording is finished and summarised
         Thread ctrlC = new Thread(() -> {
@@ -207,5 +216,36 @@ public final class DemoCommand implements Callable<Integer> {
         for (Path f : files(dir)) total += Files.size(f);
         return total >= 1 << 20 ? String.format(Locale.ROOT, "%.1f MiB", total / 1048576.0)
                 : String.format(Locale.ROOT, "%.1f KiB", total / 1024.0);
+    }
+
+    /** {@code --collector}: the same program, its records sent with acknowledged delivery to a collector. */
+    private int toCollector(PrintStream o, int orders) throws InterruptedException {
+        if (collector == null) throw new UsageError("--token-file needs --collector");
+        int colon = collector.lastIndexOf(':');
+        int port;
+        try {
+            port = Integer.parseInt(collector.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            port = -1;
+        }
+        if (colon <= 0 || port < 1 || port > 65535) throw new UsageError("--collector must be HOST:PORT, got '" + collector + "'");
+        Map<String, String> settings = new java.util.HashMap<>(Map.of("writer", "tcp", "tcp.host", collector.substring(0, colon),
+                "tcp.port", String.valueOf(port), "cpu.time", cpuTime ? "on" : "off"));
+        if (tokenFile != null) settings.put("tcp.token.file", tokenFile.toString());
+        o.printf(Locale.ROOT, "Sonde demo: %d orders on %d worker threads, records sent to the collector at %s%n", orders, threads, collector);
+        Counters counters;
+        ShopDemo shop;
+        try (Monitor monitor = Sonde.start(settings)) {
+            shop = new ShopDemo(monitor);
+            shop.run(threads, orders);
+            monitor.close(); // waits (bounded) until the collector acknowledged the trailer
+            counters = monitor.counters();
+        } catch (IllegalStateException | IllegalArgumentException | java.io.UncheckedIOException e) {
+            throw new UserError(e.getMessage());
+        }
+        o.printf(Locale.ROOT, "%d orders completed, %d declined; records produced %d, written %d, dropped %d%n", shop.completed(),
+                shop.declined(), counters.produced(), counters.written(), counters.dropped());
+        o.println("Next: ./sonde analyze DIR   (DIR: the collector's --out)");
+        return counters.written() == counters.produced() ? 0 : 1;
     }
 }

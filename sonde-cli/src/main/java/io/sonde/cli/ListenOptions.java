@@ -1,9 +1,12 @@
 package io.sonde.cli;
 
 import io.sonde.collector.receive.ReceiverLimits;
+import io.sonde.format.stream.TokenFile;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
@@ -35,6 +38,23 @@ final class ListenOptions {
             description = "Close a connection that sends nothing for this long; fractions allowed (default: ${DEFAULT-VALUE}).")
     double idleTimeoutSeconds;
 
+    @Option(names = "--token-file", paramLabel = "F",
+            description = "File holding the token agents must present (owner-only, chmod 600); agents send it with tcp.token.file."
+                    + " Without it any agent that reaches the port is taken.")
+    Path tokenFile;
+
+    /** The token agents must present, or null without --token-file; a user error when the file is unreadable or not private. */
+    String token() {
+        if (tokenFile == null) {
+            return null;
+        }
+        try {
+            return TokenFile.read(tokenFile);
+        } catch (IllegalArgumentException | UncheckedIOException e) {
+            throw new UserError("--token-file: " + e.getMessage());
+        }
+    }
+
     /** The address and port to listen on; a usage error when either is invalid. */
     InetSocketAddress address() {
         if (port < 0 || port > 65535) {
@@ -65,7 +85,12 @@ final class ListenOptions {
         if (address().getAddress().isLoopbackAddress()) {
             return null;
         }
-        return "warning: the " + what + " has no authentication yet: anyone who can reach " + bind + ":" + boundPort
-                + " can send data to be stored (up to " + maxAgents + " agent folders); bind to 127.0.0.1 unless the network is trusted";
+        if (tokenFile != null) {
+            return "warning: the " + what + " on " + bind + ":" + boundPort + " checks the token but does not encrypt:"
+                    + " the token and the data cross the network in the clear";
+        }
+        return "warning: the " + what + " has no authentication: anyone who can reach " + bind + ":" + boundPort
+                + " can send data to be stored (up to " + maxAgents + " agent folders); give --token-file, or bind to 127.0.0.1"
+                + " unless the network is trusted";
     }
 }

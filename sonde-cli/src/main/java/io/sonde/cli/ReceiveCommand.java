@@ -1,6 +1,8 @@
 package io.sonde.cli;
 
 import io.sonde.collector.archive.Archive;
+import io.sonde.collector.archive.HeldSequences;
+import io.sonde.collector.receive.Delivery;
 import io.sonde.collector.receive.Receiver;
 import io.sonde.collector.receive.ReceiverLimits;
 import io.sonde.collector.receive.ReceiverListener;
@@ -44,10 +46,13 @@ public final class ReceiveCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new UserError("--out: cannot create folder " + out + ": " + e.getMessage());
         }
+        String token = listen.token();
         PrintWriter stdout = spec.commandLine().getOut();
         Receiver receiver;
         try {
-            receiver = Receiver.start(address, archive, printing(stdout), limits);
+            // what the folder holds from earlier runs: frames agents re-send after a restart are duplicates
+            Delivery delivery = new Delivery(token, HeldSequences.recover(out));
+            receiver = Receiver.start(address, archive, printing(stdout, spec.commandLine().getErr()), limits, delivery);
         } catch (IOException e) {
             throw new UserError("cannot listen on " + listen.bind + ":" + listen.port + ": " + e.getMessage());
         }
@@ -79,7 +84,8 @@ public final class ReceiveCommand implements Callable<Integer> {
         out.flush();
     }
 
-    static ReceiverListener printing(PrintWriter out) {
+    /** Prints connection events to {@code out}; refusals and notices (lost frames) also to {@code err}. */
+    static ReceiverListener printing(PrintWriter out, PrintWriter err) {
         return new ReceiverListener() {
             @Override
             public void opened(String peer) {
@@ -93,6 +99,9 @@ public final class ReceiveCommand implements Callable<Integer> {
 
             @Override
             public void failed(String peer, long offset, String problem, StreamSummary s) {
+                if (problem.startsWith("refused")) {
+                    print(err, "sonde: " + peer + " " + problem);
+                }
                 print(out, "failed " + peer + " at offset " + offset + ": " + problem + (s.agentId() == null ? ""
                         : " (" + s.describe() + (s.target() == null ? "" : "; whole frames kept in " + s.target()) + ")"));
             }
@@ -100,6 +109,12 @@ public final class ReceiveCommand implements Callable<Integer> {
             @Override
             public void refused(String peer, String reason) {
                 print(out, "refused " + peer + ": " + reason);
+            }
+
+            @Override
+            public void notice(String peer, String message) {
+                print(out, "notice " + peer + ": " + message);
+                print(err, "sonde: " + peer + ": " + message);
             }
         };
     }

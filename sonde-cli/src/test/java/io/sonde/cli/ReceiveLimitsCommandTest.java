@@ -36,8 +36,9 @@ class ReceiveLimitsCommandTest {
             Matcher m = Pattern.compile("listening on 0\\.0\\.0\\.0:(\\d+), storing into .*").matcher(stdout.readLine());
             assertThat(m.matches()).isTrue();
             int port = Integer.parseInt(m.group(1));
-            assertThat(stdout.readLine()).isEqualTo("warning: the receiver has no authentication yet: anyone who can reach 0.0.0.0:" + port
-                    + " can send data to be stored (up to 1000 agent folders); bind to 127.0.0.1 unless the network is trusted");
+            assertThat(stdout.readLine()).isEqualTo("warning: the receiver has no authentication: anyone who can reach 0.0.0.0:" + port
+                    + " can send data to be stored (up to 1000 agent folders); give --token-file, or bind to 127.0.0.1 unless the network"
+                    + " is trusted");
             byte[] golden = GoldenFiles.bytes("full.sonde");
             try (Socket silent = new Socket(InetAddress.getLoopbackAddress(), port)) {
                 silent.getOutputStream().write(golden, 0, 20); // inside the first frame, then nothing

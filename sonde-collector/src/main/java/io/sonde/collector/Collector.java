@@ -1,6 +1,8 @@
 package io.sonde.collector;
 
+import io.sonde.collector.archive.ArchiveHandler;
 import io.sonde.collector.archive.FrameHandler;
+import io.sonde.collector.archive.HeldSequences;
 import io.sonde.collector.envelope.Envelope;
 import io.sonde.collector.envelope.StreamInfo;
 import io.sonde.collector.handler.DataHandler;
@@ -9,6 +11,7 @@ import io.sonde.collector.handler.HandlerSet;
 import io.sonde.collector.handler.HandlerStatus;
 import io.sonde.collector.naming.AgentDirectory;
 import io.sonde.collector.naming.AgentInfo;
+import io.sonde.collector.receive.Delivery;
 import io.sonde.collector.receive.Receiver;
 import io.sonde.collector.receive.ReceiverLimits;
 import io.sonde.collector.receive.ReceiverListener;
@@ -57,16 +60,22 @@ public final class Collector implements AutoCloseable {
      * @param handlers handlers in order (see {@link HandlerSet#byName})
      * @param options handler options ({@code database.url}, {@code queue.frames}, {@code queue.bytes}, …)
      * @param limits the receiver's limits
+     * @param token the token agents must present (acknowledged delivery); null: none required
      */
-    public record Settings(InetSocketAddress bind, Path out, List<DataHandler> handlers, Map<String, String> options, ReceiverLimits limits) {
+    public record Settings(InetSocketAddress bind, Path out, List<DataHandler> handlers, Map<String, String> options, ReceiverLimits limits,
+            String token) {
+        public Settings(InetSocketAddress bind, Path out, List<DataHandler> handlers, Map<String, String> options, ReceiverLimits limits) {
+            this(bind, out, handlers, options, limits, null);
+        }
+
         public Settings(InetSocketAddress bind, Path out, List<DataHandler> handlers, Map<String, String> options) {
             this(bind, out, handlers, options, ReceiverLimits.defaults());
         }
     }
 
-    private Collector(HandlerSet handlers, Settings s, ReceiverListener listener) throws IOException {
+    private Collector(HandlerSet handlers, Settings s, ReceiverListener listener, Delivery delivery) throws IOException {
         this.handlers = handlers;
-        this.receiver = Receiver.start(s.bind(), new Streams(), listener, s.limits());
+        this.receiver = Receiver.start(s.bind(), new Streams(), listener, s.limits(), delivery);
     }
 
     /**
@@ -80,9 +89,12 @@ public final class Collector implements AutoCloseable {
         HandlerConfig config = new HandlerConfig(s.out(), s.options());
         int queueFrames = config.intOption("queue.frames", HandlerSet.DEFAULT_QUEUE_FRAMES);
         long queueBytes = (long) config.intOption("queue.mib", (int) (HandlerSet.DEFAULT_QUEUE_BYTES >> 20)) << 20;
+        // what the archive holds from earlier runs: frames agents re-send after a restart are duplicates
+        boolean archived = s.handlers().stream().anyMatch(h -> h.name().equals(ArchiveHandler.NAME));
+        Delivery delivery = new Delivery(s.token(), archived ? HeldSequences.recover(s.out()) : Map.of());
         HandlerSet set = HandlerSet.open(s.handlers(), config, queueFrames, queueBytes, notices);
         try {
-            return new Collector(set, s, listener);
+            return new Collector(set, s, listener, delivery);
         } catch (IOException | RuntimeException e) {
             set.close(DRAIN_MILLIS);
             throw e;
@@ -178,6 +190,13 @@ public final class Collector implements AutoCloseable {
             Envelope e = new Envelope(stream, index++, bytes, length);
             agents.seen(stream.agentId(), System.currentTimeMillis());
             rethrow(() -> handlers.frame(e));
+        }
+
+        @Override
+        public void force() throws IOException {
+            if (stream != null) {
+                rethrow(() -> handlers.force(stream));
+            }
         }
 
         @Override

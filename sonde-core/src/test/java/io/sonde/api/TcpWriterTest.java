@@ -150,7 +150,7 @@ class TcpWriterTest {
     @Test
     void streamsEverythingOverOneConnection() throws Exception {
         server = new Server();
-        Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.port", String.valueOf(server.port()),
+        Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.ack", "false", "tcp.port", String.valueOf(server.port()),
                 "frame.bytes", "4096", "flush.interval.ms", "10")));
         try {
             EventType ev = m.eventType("n", EventField.longField("n"));
@@ -174,7 +174,7 @@ class TcpWriterTest {
     void reconnectsAfterABrokenConnectionAndStartsTheNewOneWithTheRegistry() throws Exception {
         server = new Server();
         server.cutFirstAfterFrames = 3;
-        Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.port", String.valueOf(server.port()),
+        Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.ack", "false", "tcp.port", String.valueOf(server.port()),
                 "frame.bytes", "4096", "flush.interval.ms", "5")));
         long total = 20_000;
         try {
@@ -216,7 +216,7 @@ class TcpWriterTest {
     @Test
     void aReceiverThatNeverComesUpCostsRecordsCountedAsWriterFailedNotAHang() throws Exception {
         int port = deadPort();
-        Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.port", String.valueOf(port),
+        Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.ack", "false", "tcp.port", String.valueOf(port),
                 "flush.interval.ms", "10", "shutdown.timeout.ms", "1500", "policy", "drop", "buffer.bytes", "4096")));
         try {
             EventType ev = m.eventType("n", EventField.longField("n"));
@@ -240,7 +240,7 @@ class TcpWriterTest {
     @Test
     void closingWithNothingListeningMakesOneLastAttemptInsteadOfRetryingForTheShutdownTimeout() throws Exception {
         int port = deadPort();
-        Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.port", String.valueOf(port),
+        Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.ack", "false", "tcp.port", String.valueOf(port),
                 "flush.interval.ms", "10")));
         long closeNanos;
         try {
@@ -267,7 +267,7 @@ class TcpWriterTest {
     void aSlowButLiveReceiverGetsEverythingAtClose() throws Exception {
         server = new Server();
         server.readDelayMillis = 20;
-        Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.port", String.valueOf(server.port()),
+        Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.ack", "false", "tcp.port", String.valueOf(server.port()),
                 "frame.bytes", "4096", "buffer.bytes", "1048576", "policy", "drop")));
         long total = 20_000; // about 60 frames of 4 KiB: about 1.2 s at one frame per 20 ms
         try {
@@ -297,7 +297,7 @@ class TcpWriterTest {
             });
             acceptor.setDaemon(true);
             acceptor.start();
-            Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.port",
+            Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.ack", "false", "tcp.port",
                     String.valueOf(silent.getLocalPort()), "policy", "drop", "shutdown.timeout.ms", "2000")));
             try {
                 EventType ev = m.eventType("n", EventField.longField("n"), EventField.longField("m"));

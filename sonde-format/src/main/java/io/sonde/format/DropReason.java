@@ -13,11 +13,16 @@ public enum DropReason {
     /** The thread got no ring because {@code buffers.max} rings existed already. */
     NO_BUFFER(3, "no-buffer"),
     /** The writer's I/O failed or gave up; the frame holding the records was not written. */
-    WRITER_FAILED(4, "writer-failed");
+    WRITER_FAILED(4, "writer-failed"),
+    /**
+     * The TCP writer's buffer of frames not yet acknowledged by the collector was full under the
+     * {@code drop} policy (or the {@code block} policy's wait ran out); the frame was not sent.
+     */
+    RESEND_BUFFER_FULL(5, "resend-buffer-full");
 
     private final int code;
     private final String label;
-    private static final DropReason[] BY_CODE = new DropReason[5];
+    private static final DropReason[] BY_CODE = new DropReason[6];
 
     static {
         for (DropReason r : values()) BY_CODE[r.code] = r;

@@ -3,7 +3,10 @@ package io.sonde.format;
 /**
  * Constants of the Sonde binary format, version 2.0 (which reads 1.0 as well: 2.0 adds the
  * HANDOFF_START record). The normative description is {@code docs/format.md}; this class and that
- * document must agree. All multi-byte values are little-endian.
+ * document must agree. All multi-byte values are little-endian. The minor versions of TCP
+ * connections have their constants with their protocols: 2.1 in
+ * {@link io.sonde.format.observe.ObserveProtocol}, 2.2 (acknowledged delivery) in
+ * {@link io.sonde.format.stream.DeliveryProtocol}.
  */
 public final class Format {
     private Format() {}
@@ -31,6 +34,8 @@ public final class Format {
     public static final int FRAME_OFF_CRC = 8; // u32 CRC-32C of frame bytes [12, length)
     public static final int FRAME_OFF_TYPE = 12; // u8
     public static final int FRAME_OFF_FLAGS = 13; // u8, 0 in 1.0
+    /** Flag (since 2.2): a repeated registry frame, which takes no sequence number of its own (docs/format.md section 8.1). */
+    public static final int FRAME_FLAG_REPEAT = 0x01;
     public static final int FRAME_OFF_HEADER_LENGTH = 14; // u16, offset of the payload
     public static final int FRAME_OFF_AGENT_MSB = 16; // u64
     public static final int FRAME_OFF_AGENT_LSB = 24; // u64

@@ -28,7 +28,7 @@ import java.util.stream.Stream;
  *
  * <p>Frames are written with one channel write each and no user-space buffering: if the receiver
  * process dies, everything written so far is in the operating system's hands (not forced to disk
- * per frame; {@code close()} forces).
+ * per frame; {@code force()}, called before frames are acknowledged, and {@code close()} force).
  *
  * <p>What peers send is private to the machine's owner: folders are created with permissions 0700
  * and files with 0600, set atomically at creation (on file systems without POSIX permissions the
@@ -142,6 +142,11 @@ public final class Archive implements FrameHandler {
         @Override
         public void frame(byte[] frame, int length) throws IOException {
             writeFully(ch, frame, length);
+        }
+
+        @Override
+        public void force() throws IOException {
+            ch.force(false);
         }
 
         @Override

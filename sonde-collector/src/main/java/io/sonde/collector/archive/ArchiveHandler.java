@@ -52,6 +52,14 @@ public final class ArchiveHandler implements DataHandler {
     }
 
     @Override
+    public void force(StreamInfo stream) throws Exception {
+        FrameHandler.StreamSink sink = sinks.get(stream);
+        if (sink != null) {
+            sink.force();
+        }
+    }
+
+    @Override
     public void streamEnded(StreamInfo stream, boolean clean) throws Exception {
         FrameHandler.StreamSink sink = sinks.remove(stream);
         if (sink == null) {

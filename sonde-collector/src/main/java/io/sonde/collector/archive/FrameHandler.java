@@ -23,6 +23,12 @@ public interface FrameHandler {
         /** One whole frame, already checked (magic, length, CRC): bytes [0, length) of frame. */
         void frame(byte[] frame, int length) throws IOException;
 
+        /**
+         * Makes every frame passed so far durable (forced to disk), before the receiver acknowledges
+         * them to the agent. Default: nothing to force.
+         */
+        default void force() throws IOException {}
+
         /** Orderly end of the connection: make what was written durable and release it. */
         void close() throws IOException;
 

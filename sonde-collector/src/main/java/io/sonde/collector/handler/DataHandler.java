@@ -50,6 +50,13 @@ public interface DataHandler {
     void handle(Envelope envelope) throws Exception;
 
     /**
+     * Lossless handlers: make everything {@link #handle} took for this stream durable (e.g. force it
+     * to disk). Called on the connection's thread before the collector acknowledges frames to the
+     * agent (acknowledged delivery, in batches of at most about 20 ms). Default: nothing to do.
+     */
+    default void force(StreamInfo stream) throws Exception {}
+
+    /**
      * A connection ended.
      *
      * @param clean true if it ended at a frame boundary (the agent closed, a stop, or bad input after

@@ -128,6 +128,13 @@ public final class HandlerSet {
         }
     }
 
+    /** Connection thread: makes what the lossless handlers took for the stream durable. Throws what one threw. */
+    public void force(StreamInfo stream) throws Exception {
+        for (RunningHandler h : inline) {
+            h.force(stream);
+        }
+    }
+
     /** Connection thread: a stream ended. Every handler is told; the first exception of a lossless one is thrown afterwards. */
     public void streamEnded(StreamInfo stream, boolean clean) throws Exception {
         Exception first = null;

@@ -11,37 +11,40 @@ final class InlineHandler extends RunningHandler {
 
     @Override
     void streamStarted(StreamInfo stream) throws Exception {
-        if (isOpen()) {
-            try {
-                handler.streamStarted(stream);
-            } catch (Exception e) {
-                failed("streamStarted", e);
-                throw e;
-            }
-        }
+        passOn("streamStarted", () -> handler.streamStarted(stream));
     }
 
     @Override
     void frame(Envelope e) throws Exception {
-        if (isOpen()) {
-            try {
-                handler.handle(e);
-            } catch (Exception ex) {
-                failed("handle", ex);
-                throw ex;
-            } finally {
-                handled.incrementAndGet();
-            }
+        if (!isOpen()) return;
+        try {
+            passOn("handle", () -> handler.handle(e));
+        } finally {
+            handled.incrementAndGet();
         }
     }
 
     @Override
+    void force(StreamInfo stream) throws Exception {
+        passOn("force", () -> handler.force(stream));
+    }
+
+    @Override
     void streamEnded(StreamInfo stream, boolean clean) throws Exception {
+        passOn("streamEnded", () -> handler.streamEnded(stream, clean));
+    }
+
+    private interface Step {
+        void run() throws Exception;
+    }
+
+    /** Runs one call of an open handler; what it throws is counted and thrown on (it fails the connection). */
+    private void passOn(String what, Step step) throws Exception {
         if (isOpen()) {
             try {
-                handler.streamEnded(stream, clean);
+                step.run();
             } catch (Exception e) {
-                failed("streamEnded", e);
+                failed(what, e);
                 throw e;
             }
         }

@@ -48,6 +48,9 @@ abstract class RunningHandler {
 
     abstract void streamEnded(StreamInfo stream, boolean clean) throws Exception;
 
+    /** Makes what the handler took for the stream durable; only lossless handlers have anything to force. */
+    void force(StreamInfo stream) throws Exception {}
+
     /** Delivers what is pending and closes the handler; false if that took longer than allowed. */
     abstract boolean finish(long timeoutMillis);
 

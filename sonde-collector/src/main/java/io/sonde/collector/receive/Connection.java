@@ -6,8 +6,14 @@ import io.sonde.format.read.FormatException;
 import io.sonde.format.read.FormatProblem;
 import io.sonde.format.read.FrameHeader;
 import io.sonde.format.read.FrameInput;
+import io.sonde.format.observe.MalformedMessageException;
+import io.sonde.format.stream.DeliveryCodec;
+import io.sonde.format.stream.DeliveryMessage;
+import io.sonde.format.stream.DeliveryProtocol;
+import io.sonde.format.stream.TokenFile;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
@@ -19,6 +25,13 @@ import java.util.UUID;
  * by the same code.
  */
 final class Connection {
+    /** Acknowledged streams: force and acknowledge at least this often while frames arrive. */
+    static final long ACK_INTERVAL_NANOS = 20_000_000L;
+    /** Acknowledged streams: force and acknowledge after this many frames at the latest. */
+    static final int ACK_MAX_FRAMES = 1024;
+    /** Acknowledged streams: read timeout, so that the frames of an idle connection are acknowledged soon. */
+    static final int ACK_POLL_MILLIS = 20;
+
     private final Receiver receiver;
     private final Socket socket;
     private final String peer;
@@ -40,6 +53,18 @@ final class Connection {
     private long missingFrames;
     private long outOfOrderFrames;
     private boolean trailer;
+
+    // Acknowledged delivery (2.2 streams only; connection thread only, except superseded).
+    private DeliveryLedger.Agent delivery;
+    private OutputStream answers;
+    private DeliveryCodec codec;
+    private long held = -1;
+    private long unforced;
+    private long lastForceNanos;
+    private long duplicates;
+    /** True once a frame arrived that the agent has not had an ACK for. */
+    private boolean ackDue;
+    private volatile boolean superseded;
 
     Connection(Receiver receiver, Socket socket) {
         this.receiver = receiver;
@@ -66,6 +91,18 @@ final class Connection {
             thread.join(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * A new connection of the same agent took over: closes this socket so that this connection's
+     * thread ends at once (storing and forcing what it has), and waits for it.
+     */
+    void supersede() {
+        superseded = true;
+        closeSocket();
+        if (thread != null && thread != Thread.currentThread()) {
+            join(Receiver.STOP_GRACE_MILLIS);
         }
     }
 
@@ -103,31 +140,47 @@ final class Connection {
             in = new FrameInput(input, peer, receiver.limits().maxFrameBytes());
             if (readStreamHeader()) {
                 Receiver.AgentCounters counters = null;
+                if (in.majorVersion() == Format.MAJOR_VERSION && in.minorVersion() >= DeliveryProtocol.STREAM_MINOR_VERSION) {
+                    counters = handshake();
+                } else if (receiver.delivery().tokenRequired()) {
+                    throw new LimitExceeded(Format.STREAM_OFF_MAJOR, "refused: a format " + in.majorVersion() + "." + in.minorVersion()
+                            + " stream has no HELLO to carry a token, and this collector requires one (--token-file);"
+                            + " the agent needs tcp.ack=true and tcp.token.file");
+                }
                 while (nextFrame()) {
                     FrameHeader h = in.header();
                     if (agent == null) {
                         agent = h.agentId();
-                        counters = receiver.admit(agent);
-                        if (counters == null) {
-                            throw new LimitExceeded(h.offset() + Format.FRAME_OFF_AGENT_MSB, "agent " + agent + " refused: this receiver already stores "
-                                    + receiver.limits().maxAgents() + " agents (limit max-agents); nothing of it stored");
-                        }
+                        counters = admit(h);
+                    } else if (agent.getMostSignificantBits() != h.agentMostSignificantBits()
+                            || agent.getLeastSignificantBits() != h.agentLeastSignificantBits()) {
+                        throw new FormatException(peer, h.offset() + Format.FRAME_OFF_AGENT_MSB, FormatProblem.AGENT_CHANGED,
+                                "frame of agent " + h.agentId() + " on the connection of agent " + agent);
+                    }
+                    if (sink == null) {
                         sink = receiver.handler().open(agent, in.streamHeaderBytes(), peer);
                         counters.connected();
                         if (aborted) {
                             sink.abort();
                             break;
                         }
-                    } else if (agent.getMostSignificantBits() != h.agentMostSignificantBits()
-                            || agent.getLeastSignificantBits() != h.agentLeastSignificantBits()) {
-                        throw new FormatException(peer, h.offset() + Format.FRAME_OFF_AGENT_MSB, FormatProblem.AGENT_CHANGED,
-                                "frame of agent " + h.agentId() + " on the connection of agent " + agent);
                     }
-                    sink.frame(in.frameBytes(), in.frameLength());
-                    account(h);
-                    counters.frame(h.sequence(), in.frameLength(), h.type() == Format.FRAME_TRAILER);
+                    if (delivery == null) {
+                        sink.frame(in.frameBytes(), in.frameLength());
+                        account(h);
+                        counters.frame(h.sequence(), in.frameLength(), h.type() == Format.FRAME_TRAILER);
+                    } else {
+                        acknowledgedFrame(h, counters);
+                    }
                     if (receiver.stopping()) {
                         break; // graceful stop: at a frame boundary
+                    }
+                }
+                if (delivery != null && !aborted) {
+                    try {
+                        acknowledge(true); // the last batch, e.g. at a graceful stop
+                    } catch (IOException agentGone) {
+                        // the agent closed first: it had its acknowledgements; closing the sink forces anyway
                     }
                 }
             }
@@ -147,6 +200,11 @@ final class Connection {
             finishQuietly();
             end(true);
             listener.failed(peer, e.offset(), detail, summary());
+        } catch (Refused e) {
+            error = true;
+            finishQuietly();
+            end(true);
+            listener.failed(peer, e.offset, "refused: " + e.getMessage(), summary());
         } catch (LimitExceeded e) {
             error = true;
             reset = true;
@@ -156,6 +214,11 @@ final class Connection {
         } catch (IOException | RuntimeException e) {
             // RuntimeException: a handler's bug must cost this connection only, never the receiver
             finishQuietly();
+            if (superseded) {
+                end(false);
+                listener.closed(peer, summary()); // the agent reconnected; its new connection goes on
+                return;
+            }
             if (!aborted) {
                 error = true;
             }
@@ -169,6 +232,124 @@ final class Connection {
         }
     }
 
+    /** Counters of the agent of this connection, admitting it within max-agents (else the connection is refused). */
+    private Receiver.AgentCounters admit(FrameHeader h) throws LimitExceeded {
+        Receiver.AgentCounters counters = receiver.admit(agent);
+        if (counters == null) {
+            throw new LimitExceeded(h.offset() + Format.FRAME_OFF_AGENT_MSB, "agent " + agent + " refused: this receiver already stores "
+                    + receiver.limits().maxAgents() + " agents (limit max-agents); nothing of it stored");
+        }
+        return counters;
+    }
+
+    /**
+     * The opening of an acknowledged (2.2) stream: reads HELLO, checks the token and the agent limit,
+     * takes over the agent's stream and answers ACCEPT with the highest number held; or answers
+     * REFUSE and throws {@link Refused}.
+     */
+    private Receiver.AgentCounters handshake() throws IOException {
+        answers = socket != null ? socket.getOutputStream() : OutputStream.nullOutputStream();
+        if (!nextFrame()) {
+            throw new FormatException(peer, in.endOfLastFrame(), FormatProblem.TRUNCATED, "a 2.2 stream ended before its HELLO frame");
+        }
+        FrameHeader h = in.header();
+        if (h.type() != DeliveryProtocol.FRAME_HELLO) {
+            throw new FormatException(peer, h.offset() + Format.FRAME_OFF_TYPE, FormatProblem.UNEXPECTED_FRAME,
+                    "a 2.2 stream must open with a HELLO frame (type " + DeliveryProtocol.FRAME_HELLO + "), found type " + h.type());
+        }
+        DeliveryMessage.Hello hello;
+        try {
+            hello = (DeliveryMessage.Hello) DeliveryCodec.decode(h, in.frameBytes());
+        } catch (MalformedMessageException e) {
+            throw new FormatException(peer, h.offset() + h.headerLength(), FormatProblem.BAD_VALUE, "HELLO: " + e.getMessage());
+        }
+        agent = h.agentId();
+        codec = new DeliveryCodec(agent, ProcessHandle.current().pid(), "");
+        String token = receiver.delivery().token();
+        if (token != null && !TokenFile.matches(token, hello.token())) {
+            refuse(h, DeliveryProtocol.REFUSED_TOKEN, hello.token().isEmpty()
+                    ? "this collector requires a token and agent " + agent + " sent none (tcp.token.file)"
+                    : "wrong token from agent " + agent);
+        }
+        Receiver.AgentCounters counters = receiver.admit(agent);
+        if (counters == null) {
+            refuse(h, DeliveryProtocol.REFUSED_LIMIT, "agent " + agent + " refused: this collector already stores "
+                    + receiver.limits().maxAgents() + " agents (limit max-agents)");
+        }
+        delivery = receiver.ledger().open(agent, this, hello, m -> receiver.listener().notice(peer, m));
+        held = delivery.held();
+        answers.write(DeliveryProtocol.streamHeader());
+        answers.write(codec.accept(held));
+        answers.flush();
+        if (socket != null) {
+            socket.setSoTimeout(ACK_POLL_MILLIS);
+        }
+        lastForceNanos = System.nanoTime();
+        return counters;
+    }
+
+    private void refuse(FrameHeader hello, int code, String reason) throws IOException {
+        try {
+            answers.write(DeliveryProtocol.streamHeader());
+            answers.write(codec.refuse(code, reason));
+            answers.flush();
+        } catch (IOException gone) {
+            // the agent left already; the refusal is still logged
+        }
+        throw new Refused(hello.offset(), reason);
+    }
+
+    /**
+     * One frame of an acknowledged stream: a repeated registry frame is stored as it is; a frame
+     * numbered at or below what is held is a duplicate (re-sent after a reconnect) and dropped;
+     * any other is stored. Frames of the handshake do not belong after it.
+     */
+    private void acknowledgedFrame(FrameHeader h, Receiver.AgentCounters counters) throws IOException {
+        byte type = h.type();
+        if (type >= DeliveryProtocol.FRAME_HELLO && type <= DeliveryProtocol.FRAME_ACK) {
+            throw new FormatException(peer, h.offset() + Format.FRAME_OFF_TYPE, FormatProblem.UNEXPECTED_FRAME,
+                    "frame type " + type + " of the handshake after it");
+        }
+        if (DeliveryProtocol.isRepeat(h.flags())) {
+            sink.frame(in.frameBytes(), in.frameLength());
+            unforced++;
+        } else if (h.sequence() <= held) {
+            duplicates++;
+        } else {
+            sink.frame(in.frameBytes(), in.frameLength());
+            held = h.sequence();
+            delivery.stored(held);
+            unforced++;
+            account(h);
+            counters.frame(h.sequence(), in.frameLength(), type == Format.FRAME_TRAILER);
+        }
+        ackDue = true;
+        acknowledge(type == Format.FRAME_TRAILER);
+    }
+
+    /**
+     * Forces what was stored and acknowledges it, in batches: when {@code now} is true, or after
+     * {@link #ACK_INTERVAL_NANOS} or {@link #ACK_MAX_FRAMES} frames. A batch without a new number (only
+     * duplicates) is acknowledged too, so an agent re-sending what is held hears of it.
+     */
+    private void acknowledge(boolean now) throws IOException {
+        if (!ackDue) {
+            return;
+        }
+        long t = System.nanoTime();
+        if (!now && unforced < ACK_MAX_FRAMES && t - lastForceNanos < ACK_INTERVAL_NANOS) {
+            return;
+        }
+        if (unforced > 0 && sink != null) {
+            sink.force();
+        }
+        unforced = 0;
+        ackDue = false;
+        lastForceNanos = t;
+        answers.write(codec.ack(held));
+        answers.flush();
+    }
+
     /**
      * Leaves the receiver's set of open connections, once. Done before the listener hears of the
      * end, so whoever reacts to "closed" or "failed" sees a status without this connection.
@@ -176,6 +357,9 @@ final class Connection {
     private void end(boolean withError) {
         if (!ended) {
             ended = true;
+            if (delivery != null) {
+                receiver.ledger().closed(agent, this);
+            }
             receiver.ended(this, withError);
         }
     }
@@ -209,7 +393,8 @@ final class Connection {
     }
 
     StreamSummary summary() {
-        return new StreamSummary(agent, frames, bytes, firstSequence, lastSequence, missingFrames, outOfOrderFrames, trailer, target());
+        return new StreamSummary(agent, frames, bytes, firstSequence, lastSequence, missingFrames, outOfOrderFrames, trailer, target(),
+                duplicates);
     }
 
     /** Capacity of the frame buffer this connection ended with (it only grows): for the memory-bound tests. */
@@ -258,6 +443,9 @@ final class Connection {
             try {
                 return in.nextFrame();
             } catch (SocketTimeoutException e) {
+                if (delivery != null && !in.midFrame()) {
+                    acknowledge(true); // idle: acknowledge the last batch now
+                }
                 if (receiver.stopping()) {
                     if (!in.midFrame()) {
                         return false;
@@ -317,8 +505,17 @@ final class Connection {
         }
     }
 
+    /** A HELLO the receiver refused (answered with REFUSE, then closed in order so the agent reads it); the message says why. */
+    private static final class Refused extends LimitExceeded {
+        private static final long serialVersionUID = 1L;
+
+        Refused(long offset, String message) {
+            super(offset, message);
+        }
+    }
+
     /** A receiver limit this connection exceeded; the message names the limit. */
-    private static final class LimitExceeded extends IOException {
+    private static class LimitExceeded extends IOException {
         private static final long serialVersionUID = 1L;
         final long offset;
 

@@ -1,6 +1,8 @@
 package io.sonde.collector.receive;
 
+import io.sonde.collector.archive.Archive;
 import io.sonde.collector.archive.FrameHandler;
+import io.sonde.collector.archive.HeldSequences;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -22,9 +24,14 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Everything a peer can make the receiver hold is bounded by {@link ReceiverLimits}: threads and
  * sockets by max-connections, memory per connection by max-frame-bytes, folders by max-agents, and
- * a silent connection by the idle timeout. A peer exceeding one is closed with a logged reason;
- * the protocol has no channel back to the writer. There is no authentication: bind to loopback
- * (the default) unless the network in front of the port is trusted.
+ * a silent connection by the idle timeout. A peer exceeding one is closed with a logged reason.
+ *
+ * <p>A 2.2 stream (acknowledged delivery, docs/format.md section 8.1) opens with HELLO: the
+ * receiver checks the token ({@link Delivery}), answers ACCEPT with the highest frame number it
+ * holds for the agent (or REFUSE), drops frames it holds already, and acknowledges stored frames
+ * once the handler forced them ({@link FrameHandler.StreamSink#force()}), in batches. Without a
+ * token any agent is taken, and 2.0 streams (no handshake) too; nothing is encrypted: bind to
+ * loopback (the default) unless the network in front of the port is trusted.
  *
  * <p>For each connection and each agent the receiver reports the frame sequence numbers it got
  * ({@link StreamSummary}, {@link ReceiverStatus.AgentStatus}): a gap is a frame the agent sealed
@@ -49,6 +56,8 @@ public final class Receiver implements AutoCloseable {
     private final FrameHandler handler;
     private final ReceiverListener listener;
     private final ReceiverLimits limits;
+    private final Delivery delivery;
+    private final DeliveryLedger ledger;
     private final Thread acceptor;
     private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
     private final Map<UUID, AgentCounters> agents = new ConcurrentHashMap<>();
@@ -58,11 +67,13 @@ public final class Receiver implements AutoCloseable {
     private volatile boolean stopping;
     private volatile long stopDeadline;
 
-    private Receiver(ServerSocket server, FrameHandler handler, ReceiverListener listener, ReceiverLimits limits) {
+    private Receiver(ServerSocket server, FrameHandler handler, ReceiverListener listener, ReceiverLimits limits, Delivery delivery) {
         this.server = server;
         this.handler = handler;
         this.listener = listener;
         this.limits = limits;
+        this.delivery = delivery;
+        this.ledger = new DeliveryLedger(delivery.held());
         this.acceptor = new Thread(this::acceptLoop, "sonde-receiver-accept-" + server.getLocalPort());
         this.acceptor.setDaemon(true);
     }
@@ -80,6 +91,17 @@ public final class Receiver implements AutoCloseable {
     /** Binds to the given address and starts accepting, within the given limits. */
     public static Receiver start(InetSocketAddress bind, FrameHandler handler, ReceiverListener listener, ReceiverLimits limits)
             throws IOException {
+        // an archive's folder may hold frames of earlier runs: agents re-sending them must find them held
+        Delivery delivery = handler instanceof Archive a ? new Delivery(null, HeldSequences.recover(a.directory())) : Delivery.open();
+        return start(bind, handler, listener, limits, delivery);
+    }
+
+    /**
+     * Binds to the given address and starts accepting, within the given limits, with the given token
+     * and what the archive held at start (acknowledged delivery, see {@link Delivery}).
+     */
+    public static Receiver start(InetSocketAddress bind, FrameHandler handler, ReceiverListener listener, ReceiverLimits limits,
+            Delivery delivery) throws IOException {
         ServerSocket s = new ServerSocket();
         try {
             s.setReuseAddress(true);
@@ -88,7 +110,7 @@ public final class Receiver implements AutoCloseable {
             s.close();
             throw e;
         }
-        Receiver r = new Receiver(s, handler, listener, limits);
+        Receiver r = new Receiver(s, handler, listener, limits, delivery);
         r.acceptor.start();
         return r;
     }
@@ -233,6 +255,14 @@ public final class Receiver implements AutoCloseable {
 
     long stopDeadline() {
         return stopDeadline;
+    }
+
+    Delivery delivery() {
+        return delivery;
+    }
+
+    DeliveryLedger ledger() {
+        return ledger;
     }
 
     FrameHandler handler() {

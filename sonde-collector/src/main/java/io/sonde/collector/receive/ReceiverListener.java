@@ -30,6 +30,12 @@ public interface ReceiverListener {
      */
     default void refused(String peer, String reason) {}
 
+    /**
+     * Something about a connection worth telling that does not end it, e.g. frames an agent says
+     * were acknowledged but the archive does not hold.
+     */
+    default void notice(String peer, String message) {}
+
     /** A listener that does nothing. */
     static ReceiverListener none() {
         return new ReceiverListener() {};
@@ -54,6 +60,11 @@ public interface ReceiverListener {
             public void failed(String peer, long offset, String problem, StreamSummary stream) {
                 log.log(System.Logger.Level.WARNING, "failed {0}: offset {1}: {2} ({3}; whole frames kept in {4})", peer, offset, problem,
                         stream.describe(), stream.target());
+            }
+
+            @Override
+            public void notice(String peer, String message) {
+                log.log(System.Logger.Level.WARNING, "{0}: {1}", peer, message);
             }
 
             @Override

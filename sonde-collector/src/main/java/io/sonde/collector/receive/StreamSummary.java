@@ -18,9 +18,16 @@ import java.util.UUID;
  * @param outOfOrderFrames frames whose sequence number was not above the previous one (never from a correct writer)
  * @param trailer true if the agent's TRAILER frame (its clean close) arrived on this connection
  * @param target where the frames went (null if none), e.g. the segment file
+ * @param duplicateFrames frames of an acknowledged (2.2) stream dropped because their number was held already (re-sent after a reconnect)
  */
 public record StreamSummary(UUID agentId, long frames, long bytes, long firstSequence, long lastSequence, long missingFrames,
-        long outOfOrderFrames, boolean trailer, String target) {
+        long outOfOrderFrames, boolean trailer, String target, long duplicateFrames) {
+
+    /** A summary without duplicates (a 2.0 stream). */
+    public StreamSummary(UUID agentId, long frames, long bytes, long firstSequence, long lastSequence, long missingFrames,
+            long outOfOrderFrames, boolean trailer, String target) {
+        this(agentId, frames, bytes, firstSequence, lastSequence, missingFrames, outOfOrderFrames, trailer, target, 0);
+    }
 
     /** True if frames arrived, with no gap and nothing out of order. */
     public boolean gapless() {
@@ -36,7 +43,8 @@ public record StreamSummary(UUID agentId, long frames, long bytes, long firstSeq
             return "agent " + agentId + ", no frames stored";
         }
         return "agent " + agentId + ", " + frames + " frames, " + bytes + " bytes, sequences " + firstSequence + ".." + lastSequence + ", "
-                + gaps(missingFrames, outOfOrderFrames) + ", " + (trailer ? "trailer received" : "no trailer");
+                + gaps(missingFrames, outOfOrderFrames) + (duplicateFrames > 0 ? ", " + duplicateFrames + " duplicate frames dropped" : "")
+                + ", " + (trailer ? "trailer received" : "no trailer");
     }
 
     /** "none missing", "3 frames missing (sequence gaps)", plus out-of-order frames if any. */

@@ -30,6 +30,11 @@ final class Events implements ReceiverListener {
     }
 
     @Override
+    public void notice(String peer, String message) {
+        add("notice " + peer + ": " + message);
+    }
+
+    @Override
     public void refused(String peer, String reason) {
         add("refused " + peer + ": " + reason);
     }

@@ -75,6 +75,26 @@ public enum ConfigKey {
             return range(v, 1, 600_000);
         }
     },
+    TCP_ACK("tcp.ack", "true", "true: acknowledged delivery (format 2.2: handshake, resend of unacknowledged frames);"
+            + " false: the one-way 2.0 stream for receivers that do not acknowledge") {
+        @Override
+        String check(String v) {
+            return oneOf(v, "true", "false");
+        }
+    },
+    TCP_RESEND_MIB("tcp.resend.mib", "4", "MiB of sent frames the tcp writer keeps until the collector acknowledges them"
+            + " (full: the policy applies; drop counts reason resend-buffer-full)") {
+        @Override
+        String check(String v) {
+            return range(v, 1, 4096);
+        }
+    },
+    TCP_TOKEN_FILE("tcp.token.file", "", "file holding the collector's token (owner-only, chmod 600); empty = no token") {
+        @Override
+        String check(String v) {
+            return null;
+        }
+    },
     BUFFER_BYTES("buffer.bytes", String.valueOf(256 << 10), "ring bytes per producing thread, a power of two") {
         @Override
         String check(String v) {

@@ -520,7 +520,7 @@ final class WriterLoop implements Runnable, WriterContext {
                     bytesWritten += bytes;
                     framesWritten++;
                 } catch (FrameDroppedException e) {
-                    countDropped(DropReason.WRITER_FAILED, records); // this frame only: the writer stays usable (it reported why)
+                    countDropped(e.reason(), records); // this frame only: the writer stays usable (it reported why)
                 } catch (IOException | RuntimeException e) {
                     countDropped(DropReason.WRITER_FAILED, records);
                     fail("writing a frame failed", e);
@@ -557,6 +557,16 @@ final class WriterLoop implements Runnable, WriterContext {
 
     @Override
     public void registryFrames(FrameSink sink) throws IOException {
+        registryFrames(sink, -1);
+    }
+
+    @Override
+    public void repeatedRegistryFrames(long sequence, FrameSink sink) throws IOException {
+        registryFrames(sink, sequence);
+    }
+
+    /** Registry frames numbered as usual ({@code repeatOf} -1) or flagged as repeats carrying {@code repeatOf}. */
+    private void registryFrames(FrameSink sink, long repeatOf) throws IOException {
         List<byte[]> all = registry.allAndClearPending();
         if (registryBuffer == null) {
             registryBuffer = ByteBuffer.allocateDirect(frameBytes).order(ByteOrder.LITTLE_ENDIAN);
@@ -568,7 +578,7 @@ final class WriterLoop implements Runnable, WriterContext {
         for (byte[] d : all) {
             if (inBlock > 0 && b.position() + d.length > b.capacity()) {
                 FrameHeader.endBlock(b, block);
-                seal(b);
+                sealRegistry(b, repeatOf);
                 sink.accept(b);
                 header.open(b, Format.FRAME_DATA);
                 block = FrameHeader.beginBlock(b, Format.REGISTRY_THREAD_ID);
@@ -585,8 +595,17 @@ final class WriterLoop implements Runnable, WriterContext {
             inBlock++;
         }
         FrameHeader.endBlock(b, block);
-        seal(b);
+        sealRegistry(b, repeatOf);
         sink.accept(b);
+    }
+
+    private void sealRegistry(ByteBuffer b, long repeatOf) {
+        if (repeatOf < 0) {
+            seal(b);
+        } else {
+            b.put(Format.FRAME_OFF_FLAGS, (byte) Format.FRAME_FLAG_REPEAT);
+            header.seal(b, repeatOf, identity.wallNanos.getAsLong(), identity.monoNanos.getAsLong());
+        }
     }
 
     @Override

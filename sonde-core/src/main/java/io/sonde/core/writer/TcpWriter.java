@@ -76,7 +76,7 @@ public final class TcpWriter implements Writer {
             boolean last = context.closing();
             try {
                 // stream header + registry frames first, so the frame is sealed after them
-                connect(last ? finalConnectTimeoutMs() : connectTimeoutMs);
+                connect(last ? finalConnectTimeoutMs(context, connectTimeoutMs) : connectTimeoutMs);
                 if (sealed) {
                     context.reseal(frame); // a re-sent frame gets a new sequence number
                 } else {
@@ -93,14 +93,14 @@ public final class TcpWriter implements Writer {
                             + " and the last connection attempt failed: "
                             + (e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName()), e);
                 }
-                sleep(jitter(backoff)); // returns early once the pipeline is closing
+                sleep(context, this, jitter(backoff)); // returns early once the pipeline is closing
                 backoff = Math.min(MAX_BACKOFF_NANOS, backoff * 2);
             }
         }
     }
 
-    /** The last attempt's connect timeout: short, and never past the close deadline. */
-    private int finalConnectTimeoutMs() {
+    /** The last attempt's connect timeout: short, and never past the close deadline (shared with {@link AckedTcpWriter}). */
+    static int finalConnectTimeoutMs(WriterContext context, int connectTimeoutMs) {
         long left = TimeUnit.NANOSECONDS.toMillis(context.closeDeadlineNanos() - System.nanoTime());
         return (int) Math.max(1, Math.min(left, Math.min(connectTimeoutMs, FINAL_CONNECT_TIMEOUT_MS)));
     }
@@ -139,7 +139,7 @@ public final class TcpWriter implements Writer {
         }
     }
 
-    private static long jitter(long nanos) {
+    static long jitter(long nanos) {
         // 50..100 % of the step, so many agents do not reconnect in lock step
         return nanos / 2 + ThreadLocalRandom.current().nextLong(nanos / 2 + 1);
     }
@@ -148,11 +148,11 @@ public final class TcpWriter implements Writer {
      * Waits {@code nanos} unless the pipeline starts closing (its stop request unparks this thread)
      * or the thread is interrupted.
      */
-    private void sleep(long nanos) {
+    static void sleep(WriterContext context, Object blocker, long nanos) {
         long end = System.nanoTime() + nanos;
         for (long left = nanos; left > 0; left = end - System.nanoTime()) {
             if (context.closing() || Thread.currentThread().isInterrupted()) return; // time for the last attempt
-            LockSupport.parkNanos(this, left);
+            LockSupport.parkNanos(blocker, left);
         }
     }
 

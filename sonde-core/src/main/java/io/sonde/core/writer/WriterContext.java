@@ -25,6 +25,13 @@ public interface WriterContext {
      */
     void registryFrames(FrameSink sink) throws IOException;
 
+    /**
+     * Like {@link #registryFrames} but the frames are flagged as repeats ({@code FLAG_REPEAT}, format
+     * 2.2) and all carry {@code sequence} instead of taking new numbers: the opening of a TCP
+     * reconnection that re-sends frames under their original numbers.
+     */
+    void repeatedRegistryFrames(long sequence, FrameSink sink) throws IOException;
+
     /** A sealed SEGMENT_END frame naming the next segment index (buffer reused between calls). */
     ByteBuffer segmentEndFrame(int nextSegmentIndex);
 

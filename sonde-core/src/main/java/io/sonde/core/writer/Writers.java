@@ -3,6 +3,7 @@ package io.sonde.core.writer;
 import io.sonde.core.config.ConfigKey;
 import io.sonde.core.config.Quantities;
 import io.sonde.core.config.SondeConfig;
+import io.sonde.format.stream.TokenFile;
 import java.nio.file.Path;
 
 /** Creates the writer a configuration names ({@code writer} = discard | file | text | tcp). */
@@ -20,8 +21,17 @@ public final class Writers {
             case "text":
                 return new TextWriter(c.get(ConfigKey.TEXT_OUT));
             case "tcp":
-                return new TcpWriter(c.get(ConfigKey.TCP_HOST), c.getInt(ConfigKey.TCP_PORT),
-                        c.getInt(ConfigKey.TCP_CONNECT_TIMEOUT_MS));
+                if (c.get(ConfigKey.TCP_ACK).equals("false")) {
+                    if (!c.get(ConfigKey.TCP_TOKEN_FILE).isEmpty()) {
+                        throw new IllegalArgumentException("tcp.token.file needs tcp.ack=true: the 2.0 stream has no handshake to carry a token");
+                    }
+                    return new TcpWriter(c.get(ConfigKey.TCP_HOST), c.getInt(ConfigKey.TCP_PORT),
+                            c.getInt(ConfigKey.TCP_CONNECT_TIMEOUT_MS));
+                }
+                String tokenFile = c.get(ConfigKey.TCP_TOKEN_FILE);
+                return new AckedTcpWriter(c.get(ConfigKey.TCP_HOST), c.getInt(ConfigKey.TCP_PORT), c.getInt(ConfigKey.TCP_CONNECT_TIMEOUT_MS),
+                        tokenFile.isEmpty() ? "" : TokenFile.read(Path.of(tokenFile)), c.getInt(ConfigKey.TCP_RESEND_MIB) << 20,
+                        c.get(ConfigKey.POLICY).equals("drop"));
             default:
                 throw new IllegalArgumentException("unknown writer " + c.get(ConfigKey.WRITER));
         }

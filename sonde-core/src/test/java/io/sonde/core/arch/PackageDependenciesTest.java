@@ -37,10 +37,11 @@ class PackageDependenciesTest {
         ALLOWED.put("io.sonde.core.pipeline.packing", List.of());
         ALLOWED.put("io.sonde.core.probe", List.of("io.sonde.core.buffer"));
         ALLOWED.put("io.sonde.core.buffer", List.of("io.sonde.format"));
-        // format.read: the text writer renders frames with the reader's RecordCursor and RecordText.
+        // format.read: the text writer renders frames with the reader's RecordCursor and RecordText;
+        // format.stream: the acknowledged tcp writer's HELLO/ACCEPT/ACK codec and the token file.
         ALLOWED.put("io.sonde.core.writer",
                 List.of("io.sonde.core.config", "io.sonde.core.log", "io.sonde.format", "io.sonde.format.write",
-                        "io.sonde.format.read"));
+                        "io.sonde.format.read", "io.sonde.format.stream"));
         ALLOWED.put("io.sonde.core.config", List.of());
         ALLOWED.put("io.sonde.core.log", List.of());
         // The JMX control client and its MBean interface: used by the agent, the CLI and the bench,
@@ -49,8 +50,9 @@ class PackageDependenciesTest {
                 List.of("javax.management..", "javax.security.auth..", "com.sun.tools.attach.."));
         // The live layer: API (interfaces and value types) apart from its implementation, which
         // implements it (as OpenTelemetry's SDK its API): the only arrow from io.sonde.core.. to the API.
-        // javax.management: LiveTree.bridgeJmx names the MBean server and the ObjectName pattern.
-        ALLOWED.put("io.sonde.api.live", List.of("javax.management.."));
+        // javax.management: LiveTree.bridgeJmx names the MBean server and the ObjectName pattern;
+        // format.stream: ObserveService.tokenFromFile is the token-file check shared with the collector (TokenFile).
+        ALLOWED.put("io.sonde.api.live", List.of("javax.management..", "io.sonde.format.stream"));
         ALLOWED.put("io.sonde.core.live", List.of("io.sonde.api.live", "io.sonde.core.live.mib",
                 "io.sonde.core.live.session", "io.sonde.core.live.probe", "io.sonde.core.live.observe",
                 "io.sonde.core.live.jmx", "javax.management.."));

@@ -175,6 +175,11 @@ class FileWriterTest {
         }
 
         @Override
+        public void repeatedRegistryFrames(long sequence, FrameSink sink) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public ByteBuffer segmentEndFrame(int nextSegmentIndex) {
             throw new UnsupportedOperationException();
         }

@@ -154,6 +154,11 @@ final class FrameStream {
                     "frame of agent " + h.agentId() + " in the stream of agent " + new UUID(agentMsb, agentLsb)), "skipped");
             return false;
         }
+        if (io.sonde.format.stream.DeliveryProtocol.isRepeat(h.flags())) {
+            // a repeated registry frame (2.2, start of a reconnection) carries the number of the frame
+            // before it, not one of its own: not a gap, a reorder or a duplicate
+            return true;
+        }
         long sequence = h.sequence();
         int crc = LittleEndian.i32(h.bytes(), Format.FRAME_OFF_CRC);
         if (lastSequence >= 0 && problems != null) {

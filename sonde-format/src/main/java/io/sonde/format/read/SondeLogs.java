@@ -107,6 +107,9 @@ public final class SondeLogs {
                 || LittleEndian.i32(b, Format.STREAM_HEADER_BYTES + Format.FRAME_OFF_MAGIC) != Format.FRAME_MAGIC) {
             return -1;
         }
+        if (io.sonde.format.stream.DeliveryProtocol.isRepeat(b[Format.STREAM_HEADER_BYTES + Format.FRAME_OFF_FLAGS])) {
+            return -1; // a repeated registry frame opens a reconnection's segment: the run goes on
+        }
         return LittleEndian.i64(b, Format.STREAM_HEADER_BYTES + Format.FRAME_OFF_SEQUENCE);
     }
 
