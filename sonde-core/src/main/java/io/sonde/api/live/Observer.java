@@ -18,11 +18,4 @@ public interface Observer {
      * report, {@code lostTotal} since the session opened. Called before the next delivery.
      */
     default void onOverflow(long lost, long lostTotal) {}
-
-    /**
-     * The dispatcher delivered everything that was due and is about to wait for more. An observer
-     * that buffers what it receives (a network connection, a file) hands it on here, so a burst of
-     * deliveries costs one write instead of one per delivery.
-     */
-    default void onPassEnd() {}
 }

@@ -52,10 +52,6 @@ final class ObserveConnection implements Observer {
     private final int id;
     private final Socket socket;
     private final OutputStream out;
-    /** Longest a pushed delivery waits in the buffer while the dispatcher is still busy. */
-    private static final long MAX_UNFLUSHED_NANOS = 2_000_000L;
-    /** When the oldest delivery not yet flushed was written (0: none); guarded by {@code writer}. */
-    private long unflushedSince;
     private final LiveFrameWriter writer;
     private final Map<Integer, Subscription> subscriptions = new ConcurrentHashMap<>();
     private final Thread reader;
@@ -372,18 +368,10 @@ final class ObserveConnection implements Observer {
 
     @Override
     public void onEvents(Subscription subscription, List<LiveEvent> events) {
-        push(w -> {
+        reply(w -> {
             ObserveCodec.eventsHead(w, subscription.id(), events.size());
             for (LiveEvent e : events) w.bytes(e.wireBytes(ObserveConnection::encode));
         });
-    }
-
-    @Override
-    public void onPassEnd() {
-        synchronized (writer) {
-            if (unflushedSince == 0 || socket.isClosed()) return;
-            flushPushed();
-        }
     }
 
     @Override
@@ -406,7 +394,7 @@ final class ObserveConnection implements Observer {
         void put(LiveFrameWriter w);
     }
 
-    /** Writes one message and sends it now (answers, errors, overflow); a failed write ends this connection only. */
+    /** Writes one message; a failed write ends this connection only. */
     private void reply(Message m) {
         synchronized (writer) {
             if (socket.isClosed()) return;
@@ -414,46 +402,10 @@ final class ObserveConnection implements Observer {
                 m.put(writer);
                 writer.writeTo(out);
                 out.flush();
-                unflushedSince = 0;
             } catch (IOException e) {
                 closeSocket();
             }
         }
-    }
-
-    /**
-     * Writes a delivery into the connection's buffer without flushing it: the dispatcher's
-     * {@link #onPassEnd()} sends what a pass delivered in one write (the MOOMS benchmark showed one
-     * socket write per event dominating immediate and batch-1 QoS). The buffer goes out by itself
-     * when full, and at the latest {@link #MAX_UNFLUSHED_NANOS} after its oldest delivery, so a pass
-     * that never ends under a steady stream still delivers promptly.
-     */
-    private void push(Message m) {
-        synchronized (writer) {
-            if (socket.isClosed()) return;
-            try {
-                m.put(writer);
-                writer.writeTo(out);
-                long now = System.nanoTime();
-                if (unflushedSince == 0) {
-                    unflushedSince = now;
-                } else if (now - unflushedSince >= MAX_UNFLUSHED_NANOS) {
-                    flushPushed();
-                }
-            } catch (IOException e) {
-                closeSocket();
-            }
-        }
-    }
-
-    /** Sends the buffered deliveries; called holding the writer's lock. */
-    private void flushPushed() {
-        try {
-            out.flush();
-        } catch (IOException e) {
-            closeSocket();
-        }
-        unflushedSince = 0;
     }
 
     private void closeSocket() {

@@ -232,20 +232,9 @@ public final class ObserverEndpoint implements ObserverSession {
             if (deliverDue(false, now, 1) > 0) continue;
             if (regular.isEmpty()) break;
         }
-        endPass();
         long next = Long.MAX_VALUE;
         for (SessionSubscription s : subscriptions) next = Math.min(next, s.deadline);
         return next;
-    }
-
-    private void endPass() {
-        try {
-            observer.onPassEnd();
-        } catch (VirtualMachineError fatal) {
-            throw fatal;
-        } catch (Throwable t) {
-            observerFailures++;
-        }
     }
 
     /** Dispatches one dequeued event by its subscription's QoS. */
