@@ -10,6 +10,7 @@ import io.sonde.collector.naming.AgentDirectory;
 import io.sonde.collector.naming.AgentInfo;
 import io.sonde.core.live.LiveRuntime;
 import io.sonde.core.live.mib.LiveClock;
+import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>
  * agents/                    Agents   (CHILD_ADDED when an agent connects for the first time)
- *   &lt;agent-id&gt;/             Agent    host, pid, firstSeen, lastSeen, status, connections, frames (sensors)
+ *   &lt;agent-id&gt;/             Agent    host, pid, firstSeen, lastSeen (ISO-8601 UTC), status, connections, frames (sensors)
  * collector/                 Collector
  *   observers                connections open on this endpoint now (supplied)
  *   agents                   agents known (supplied)
@@ -109,8 +110,8 @@ public final class NamingEndpoint implements AutoCloseable {
     private static final class AgentSensors {
         private final StringSensor host;
         private final LongSensor pid;
-        private final LongSensor firstSeen;
-        private final LongSensor lastSeen;
+        private final StringSensor firstSeen;
+        private final StringSensor lastSeen;
         private final StringSensor status;
         private final LongSensor connections;
         private final LongSensor frames;
@@ -118,8 +119,8 @@ public final class NamingEndpoint implements AutoCloseable {
         AgentSensors(MonitoredObject o) {
             host = o.stringSensor("host", "", "host name the agent reports");
             pid = o.longSensor("pid", "", "process id the agent reports");
-            firstSeen = o.longSensor("firstSeen", "ms since epoch", "when its first connection delivered a frame");
-            lastSeen = o.longSensor("lastSeen", "ms since epoch", "when it last delivered a frame or disconnected (updated every second)");
+            firstSeen = o.stringSensor("firstSeen", "UTC", "when its first connection delivered a frame (ISO-8601)");
+            lastSeen = o.stringSensor("lastSeen", "UTC", "when it last delivered a frame or disconnected (ISO-8601; updated every second)");
             status = o.stringSensor("status", "", "connected while a connection of it is open, else disconnected");
             connections = o.longSensor("connections", "connections", "connections of it since the collector started");
             frames = o.longSensor("frames", "frames", "frames received from it since the collector started (updated every second)");
@@ -129,8 +130,8 @@ public final class NamingEndpoint implements AutoCloseable {
         void set(AgentInfo a) {
             host.set(a.host());
             pid.set(a.pid());
-            firstSeen.set(a.firstSeenMillis());
-            lastSeen.set(a.lastSeenMillis());
+            firstSeen.set(Instant.ofEpochMilli(a.firstSeenMillis()).toString());
+            lastSeen.set(Instant.ofEpochMilli(a.lastSeenMillis()).toString());
             connections.set(a.connections());
             frames.set(a.frames());
             status.set(a.status());

@@ -12,6 +12,7 @@ import io.sonde.format.observe.ObjectInfo;
 import io.sonde.format.observe.ObservedEvent;
 import io.sonde.observer.ObserverClient;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +61,8 @@ class NamingEndpointTest {
             assertThat(values).containsEntry("agents/" + A + "/host", "host-a").containsEntry("agents/" + A + "/pid", 101L)
                     .containsEntry("agents/" + B + "/host", "host-b").containsEntry("agents/" + B + "/pid", 202L)
                     .containsEntry("agents/" + A + "/status", "connected").containsEntry("agents/" + A + "/connections", 1L)
-                    .containsKeys("agents/" + A + "/firstSeen", "agents/" + A + "/lastSeen", "agents/" + A + "/frames");
+                    .containsEntry("agents/" + A + "/firstSeen", Instant.ofEpochMilli(a.connectedMillis()).toString())
+                    .containsKeys("agents/" + A + "/lastSeen", "agents/" + A + "/frames");
 
             dir.seen(A, System.currentTimeMillis());
             dir.seen(A, System.currentTimeMillis());
