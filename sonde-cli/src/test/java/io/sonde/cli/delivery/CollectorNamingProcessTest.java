@@ -79,7 +79,9 @@ class CollectorNamingProcessTest {
                         .as("host lines naming %s", host).isEqualTo(2);
                 assertThat(Pattern.compile("(?m)^\\s+status\\s+= connected\\s").matcher(listing).results().count()).isEqualTo(2);
 
-                String json = inProcess("ls", "127.0.0.1:" + observePort + "/agents/" + id2, "--token-file", token.toString(), "--values", "--json");
+                Run lsJson = inProcess("ls", "127.0.0.1:" + observePort + "/agents/" + id2, "--token-file", token.toString(), "--values", "--json");
+                assertThat(lsJson.code).as("ls --json exit; stderr: %s", lsJson.err).isZero();
+                String json = lsJson.out;
                 assertThat(json).contains("\"path\": \"agents/" + id2 + "/pid\"").contains("\"value\": " + a2.group(2))
                         .contains("\"path\": \"agents/" + id2 + "/status\"").contains("\"value\": \"connected\"");
 
@@ -103,20 +105,38 @@ class CollectorNamingProcessTest {
         }
     }
 
-    /** Runs sonde in this JVM and returns its standard output (exit 0 required). */
-    private static String inProcess(String... args) {
-        java.io.PrintStream old = System.out;
+    @Test
+    void observePortNeedsATokenAndAFreePort() throws Exception {
+        Run noToken = inProcess("collector", "--port", "0", "--out", dir.resolve("a").toString(), "--observe-port", "0");
+        assertThat(noToken.code).as("exit; stderr: %s", noToken.err).isEqualTo(2);
+        assertThat(noToken.err).contains("--observe-port needs --token-file");
+        Path token = privateFile(dir.resolve("token"), TOKEN);
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Run busy = inProcess("collector", "--port", "0", "--out", dir.resolve("b").toString(), "--token-file", token.toString(),
+                    "--observe-port", String.valueOf(taken.getLocalPort()));
+            assertThat(busy.code).as("exit; stderr: %s", busy.err).isEqualTo(1);
+            assertThat(busy.err).contains("cannot serve the agents on observe port " + taken.getLocalPort());
+        }
+    }
+
+    /** What a sonde command run in this JVM returned and printed. */
+    private record Run(int code, String out, String err) {}
+
+    /** Runs sonde in this JVM with standard output and error captured. */
+    private static Run inProcess(String... args) {
+        java.io.PrintStream oldOut = System.out;
+        java.io.PrintStream oldErr = System.err;
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        int code;
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
         try {
             System.setOut(new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
-            code = SondeCommand.execute(args);
+            System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+            int code = SondeCommand.execute(args);
+            return new Run(code, out.toString(java.nio.charset.StandardCharsets.UTF_8), err.toString(java.nio.charset.StandardCharsets.UTF_8));
         } finally {
-            System.setOut(old);
+            System.setOut(oldOut);
+            System.setErr(oldErr);
         }
-        String text = out.toString(java.nio.charset.StandardCharsets.UTF_8);
-        assertThat(code).as("sonde %s exit; output:%n%s", String.join(" ", args), text).isZero();
-        return text;
     }
 
     /** Waits (at most 60 s) until the attribute reads {@code expected}. */
