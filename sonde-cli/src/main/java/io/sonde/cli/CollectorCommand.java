@@ -55,6 +55,10 @@ public final class CollectorCommand implements Callable<Integer> {
     @Option(names = "--http", paramLabel = "PORT", description = "Port of the web dashboard (agents, and the pages over the archive; docs/dashboard.md).")
     Integer http;
 
+    @Option(names = "--observe-port", paramLabel = "PORT",
+            description = "Serve the agents this collector knows on an observe endpoint on 127.0.0.1:PORT (0: any free port) for sonde ls/get/watch; needs --token-file (its token).")
+    Integer observePort;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -66,6 +70,12 @@ public final class CollectorCommand implements Callable<Integer> {
             throw new UsageError("--http must be between 0 and 65535, got " + http);
         }
         String token = listen.token();
+        if (observePort != null && (observePort < 0 || observePort > 65535)) {
+            throw new UsageError("--observe-port must be between 0 and 65535, got " + observePort);
+        }
+        if (observePort != null && token == null) {
+            throw new UsageError("--observe-port needs --token-file: observers present the same token as agents");
+        }
         List<DataHandler> chosen;
         try {
             chosen = HandlerSet.byName(handlers);
@@ -94,6 +104,9 @@ public final class CollectorCommand implements Callable<Integer> {
         if (dashboard != null) {
             print(stdout, "dashboard at http://" + collector.address().getAddress().getHostAddress() + ":" + dashboard.port() + "/");
         }
+        if (observePort != null) {
+            startNaming(collector, token, stdout);
+        }
         String warning = listen.exposureWarning("collector", collector.port());
         if (warning != null) {
             print(stdout, warning);
@@ -110,6 +123,18 @@ public final class CollectorCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         stopped.await();
         return 0;
+    }
+
+    /** Serves the agents on the observe endpoint; a port that cannot be bound stops the collector again. */
+    private void startNaming(Collector collector, String token, PrintWriter stdout) {
+        try {
+            int port = collector.observe(io.sonde.api.live.ObserveOptions.of(observePort, token)).port();
+            print(stdout, "agents served on observe endpoint 127.0.0.1:" + port + " (sonde ls 127.0.0.1:" + port + "/agents --token-file "
+                    + listen.tokenFile + " --values)");
+        } catch (RuntimeException e) {
+            collector.stop();
+            throw new UserError("cannot serve the agents on observe port " + observePort + ": " + e.getMessage());
+        }
     }
 
     /** The lines printed at the end: totals, handlers, agents. */

@@ -11,11 +11,13 @@ import io.sonde.collector.handler.HandlerSet;
 import io.sonde.collector.handler.HandlerStatus;
 import io.sonde.collector.naming.AgentDirectory;
 import io.sonde.collector.naming.AgentInfo;
+import io.sonde.collector.observe.NamingEndpoint;
 import io.sonde.collector.receive.Delivery;
 import io.sonde.collector.receive.Receiver;
 import io.sonde.collector.receive.ReceiverLimits;
 import io.sonde.collector.receive.ReceiverListener;
 import io.sonde.collector.receive.ReceiverStatus;
+import io.sonde.api.live.ObserveOptions;
 import io.sonde.format.Format;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -51,6 +53,7 @@ public final class Collector implements AutoCloseable {
     private final Receiver receiver;
     private final AtomicBoolean stopped = new AtomicBoolean();
     private volatile boolean drained = true;
+    private volatile NamingEndpoint naming;
 
     /**
      * What a collector runs.
@@ -124,6 +127,20 @@ public final class Collector implements AutoCloseable {
         return agents.list();
     }
 
+    /**
+     * Serves the agents this collector knows as a monitored-object tree on an observe endpoint
+     * ({@code agents/<agent-id>}, see {@link NamingEndpoint}); closed by {@link #stop()}. At most once.
+     *
+     * @param options port, token (required), bind address and TLS of the endpoint
+     * @throws IllegalArgumentException without a token or for a refused bind address
+     * @throws IllegalStateException if already serving or stopped
+     */
+    public synchronized NamingEndpoint observe(ObserveOptions options) {
+        if (naming != null || stopped.get()) throw new IllegalStateException(stopped.get() ? "collector stopped" : "naming already served");
+        naming = NamingEndpoint.start(agents, options);
+        return naming;
+    }
+
     /** True unless a queued handler did not finish its queue at {@link #stop()} in time. */
     public boolean drained() {
         return drained;
@@ -136,6 +153,7 @@ public final class Collector implements AutoCloseable {
     public void stop() {
         if (stopped.compareAndSet(false, true)) {
             receiver.stop();
+            closeNaming();
             drained = handlers.close(DRAIN_MILLIS);
         }
     }
@@ -144,6 +162,7 @@ public final class Collector implements AutoCloseable {
     public void abort() {
         if (stopped.compareAndSet(false, true)) {
             receiver.abort();
+            closeNaming();
             drained = handlers.close(1_000);
         }
     }
@@ -151,6 +170,10 @@ public final class Collector implements AutoCloseable {
     @Override
     public void close() {
         stop();
+    }
+
+    private synchronized void closeNaming() {
+        if (naming != null) naming.close();
     }
 
     /** The receiver's frame handler: one {@link Sink} per connection. */

@@ -1,6 +1,7 @@
 package io.sonde.cli.live;
 
 import io.sonde.format.observe.AttributeInfo;
+import io.sonde.format.observe.AttributeReading;
 import io.sonde.format.observe.ObjectInfo;
 import io.sonde.observer.ObserverClient;
 import java.io.IOException;
@@ -37,6 +38,9 @@ public final class LsCommand implements Callable<Integer> {
     @Option(names = "--json", description = "one JSON document: {\"objects\": [...], \"attributes\": [...]}")
     boolean json;
 
+    @Option(names = "--values", description = "also read each attribute's value now (as sonde get) and show it after its name (JSON: \"value\")")
+    boolean values;
+
     /** An object or attribute of the listing, placed in the tree by its path. */
     private record Entry(String path, String name, boolean object, String[] cells) {}
 
@@ -45,8 +49,13 @@ public final class LsCommand implements Callable<Integer> {
         ObserveAddress a = ObserveAddress.parse(target, true);
         String pattern = a.path().isEmpty() ? "**" : a.path() + "/**";
         ObserverClient.Listing l;
+        Map<String, Object> read = null;
         try (ObserverClient c = observe.connect(a, (sub, events) -> {})) {
             l = c.list(pattern);
+            if (values) {
+                read = new HashMap<>();
+                for (AttributeReading r : c.get(pattern)) read.put(r.path(), r.value());
+            }
         } catch (IOException e) {
             throw ObserveOptions.failure(a, e);
         }
@@ -55,28 +64,31 @@ public final class LsCommand implements Callable<Integer> {
         }
         PrintStream o = System.out;
         if (json) {
-            o.print(json(l));
+            o.print(json(l, read));
         } else if (l.objects().isEmpty() && l.attributes().isEmpty()) {
             System.err.println("sonde ls: nothing matches '" + a.path() + "' at " + a.endpoint());
         } else {
-            ObserveOptions.columns(tree(l)).forEach(o::println);
+            ObserveOptions.columns(tree(l, read)).forEach(o::println);
         }
         o.flush();
         return 0;
     }
 
-    /** Rows of the indented tree: entries whose parent is not listed are tops and show their whole path. */
-    private static List<String[]> tree(ObserverClient.Listing l) {
+    /**
+     * Rows of the indented tree: entries whose parent is not listed are tops and show their whole path.
+     * With {@code read} (path to value), attributes get a {@code = value} column after the name.
+     */
+    private static List<String[]> tree(ObserverClient.Listing l, Map<String, Object> read) {
         List<Entry> entries = new ArrayList<>();
         Set<String> objectPaths = new HashSet<>();
         for (ObjectInfo ob : l.objects()) {
             if (ob.path().isEmpty()) continue; // the root: its children are the tops
             objectPaths.add(ob.path());
-            entries.add(new Entry(ob.path(), name(ob.path()), true, new String[] {"", ob.type(), "", "#" + ob.id(), ""}));
+            entries.add(new Entry(ob.path(), name(ob.path()), true, withValue(read, "", ob.type(), "", "#" + ob.id(), "")));
         }
         for (AttributeInfo at : l.attributes()) {
-            entries.add(new Entry(at.path(), name(at.path()), false, new String[] {"",
-                at.valueType() + (at.sensor() ? " sensor" : " supplied"), at.unit(), "#" + at.id(), at.description()}));
+            entries.add(new Entry(at.path(), name(at.path()), false, withValue(read, read == null ? "" : "= " + WatchView.text(read.get(at.path())),
+                at.valueType() + (at.sensor() ? " sensor" : " supplied"), at.unit(), "#" + at.id(), at.description())));
         }
         Map<String, List<Entry>> children = new HashMap<>();
         List<Entry> tops = new ArrayList<>();
@@ -104,6 +116,15 @@ public final class LsCommand implements Callable<Integer> {
         }
     }
 
+    /** The cells of a row: the name (filled in later), the value when values were read, then the rest. */
+    private static String[] withValue(Map<String, Object> read, String value, String... rest) {
+        String[] cells = new String[rest.length + (read == null ? 1 : 2)];
+        cells[0] = "";
+        if (read != null) cells[1] = value;
+        System.arraycopy(rest, 0, cells, cells.length - rest.length, rest.length);
+        return cells;
+    }
+
     private static String name(String path) {
         return path.substring(path.lastIndexOf('/') + 1);
     }
@@ -113,7 +134,7 @@ public final class LsCommand implements Callable<Integer> {
         return slash < 0 ? "" : path.substring(0, slash);
     }
 
-    private static String json(ObserverClient.Listing l) {
+    private static String json(ObserverClient.Listing l, Map<String, Object> read) {
         StringBuilder b = new StringBuilder("{\"objects\": [");
         String sep = "\n  ";
         for (ObjectInfo ob : l.objects()) {
@@ -127,7 +148,9 @@ public final class LsCommand implements Callable<Integer> {
             b.append(sep).append("{\"id\": ").append(at.id()).append(", \"path\": ").append(JsonText.quote(at.path()))
                     .append(", \"type\": ").append(JsonText.quote(at.valueType())).append(", \"sensor\": ").append(at.sensor())
                     .append(", \"unit\": ").append(JsonText.quote(at.unit()))
-                    .append(", \"description\": ").append(JsonText.quote(at.description())).append('}');
+                    .append(", \"description\": ").append(JsonText.quote(at.description()));
+            if (read != null) b.append(", \"value\": ").append(JsonText.value(read.get(at.path())));
+            b.append('}');
             sep = ",\n  ";
         }
         return b.append(l.attributes().isEmpty() ? "" : "\n").append("]}\n").toString();

@@ -7,26 +7,42 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 /**
  * The collector's naming service: every agent that connected since the collector started, with
  * its host, process id, when it was first and last seen and whether a connection of it is open.
- * Updated from the connection threads; a later step serves it over the live protocol.
+ * Updated from the connection threads. Listeners ({@link #onChange}) hear of connects and
+ * disconnects at once; what changes with every frame (last seen, frames) is read with
+ * {@link #list()} when needed (the naming tree samples it), so a frame costs two plain writes.
  */
 public final class AgentDirectory {
     private final Map<UUID, Entry> agents = new ConcurrentHashMap<>();
+    private final List<Consumer<AgentInfo>> listeners = new CopyOnWriteArrayList<>();
+
+    /**
+     * Calls {@code listener} with the agent's new state each time a connection of an agent starts
+     * or ends, on the connection's thread (so it must be quick and must not throw).
+     */
+    public void onChange(Consumer<AgentInfo> listener) {
+        listeners.add(listener);
+    }
 
     /** A stream of the agent started (its first frame arrived). */
     public void connected(StreamInfo s) {
         Entry e = agents.computeIfAbsent(s.agentId(), id -> new Entry(id, s.connectedMillis()));
         e.connected(s);
+        changed(e);
     }
 
     /** A frame of the agent arrived now. */
     public void seen(UUID agent, long nowMillis) {
         Entry e = agents.get(agent);
         if (e != null) {
+            // one connection thread per stream; a racing second connection of the same agent may lose a count (statistics only)
             e.lastSeen = nowMillis;
+            e.frames++;
         }
     }
 
@@ -35,7 +51,14 @@ public final class AgentDirectory {
         Entry e = agents.get(s.agentId());
         if (e != null) {
             e.disconnected(nowMillis);
+            changed(e);
         }
+    }
+
+    private void changed(Entry e) {
+        if (listeners.isEmpty()) return;
+        AgentInfo info = e.info();
+        for (Consumer<AgentInfo> l : listeners) l.accept(info);
     }
 
     /** Every agent known, oldest first. */
@@ -58,6 +81,7 @@ public final class AgentDirectory {
         private String host = "";
         private long pid;
         private volatile long lastSeen;
+        private volatile long frames;
         private int open;
         private long connections;
 
@@ -81,7 +105,8 @@ public final class AgentDirectory {
         }
 
         synchronized AgentInfo info() {
-            return new AgentInfo(id, host, pid, firstSeen, lastSeen, open > 0 ? AgentInfo.CONNECTED : AgentInfo.DISCONNECTED, connections);
+            return new AgentInfo(id, host, pid, firstSeen, lastSeen, open > 0 ? AgentInfo.CONNECTED : AgentInfo.DISCONNECTED, connections,
+                    frames);
         }
     }
 }

@@ -13,8 +13,10 @@ import java.util.UUID;
  * @param lastSeenMillis when it last delivered a frame or disconnected, ms since the epoch
  * @param status {@link #CONNECTED} while a connection of it is open, else {@link #DISCONNECTED}
  * @param connections connections of it since the collector started
+ * @param frames frames received from it since the collector started
  */
-public record AgentInfo(UUID agentId, String host, long pid, long firstSeenMillis, long lastSeenMillis, String status, long connections) {
+public record AgentInfo(UUID agentId, String host, long pid, long firstSeenMillis, long lastSeenMillis, String status, long connections,
+        long frames) {
     public static final String CONNECTED = "connected";
     public static final String DISCONNECTED = "disconnected";
 

@@ -1,0 +1,38 @@
+package io.sonde.cli.delivery;
+
+import io.sonde.api.MethodProbe;
+import io.sonde.api.Monitor;
+import io.sonde.api.internal.MonitorAccess;
+import io.sonde.core.config.SondeConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * An application using the API with {@code writer=tcp} and a token, run as its own JVM by
+ * {@link CollectorNamingProcessTest}: one call every 5 ms until the file named by its third
+ * argument exists (at most 120 s), then it closes its monitor (its connection ends). Arguments:
+ * collector port, token file, stop file. Prints {@code agent <id> pid <pid>} at start and
+ * {@code closed} at the end.
+ */
+public final class NamingAgentMain {
+    private NamingAgentMain() {}
+
+    public static void main(String[] args) throws Exception {
+        Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.port", args[0], "tcp.token.file", args[1],
+                "flush.interval.ms", "5", "policy", "block-forever")));
+        System.out.println("agent " + m.agentId() + " pid " + ProcessHandle.current().pid());
+        System.out.flush();
+        Path stop = Path.of(args[2]);
+        MethodProbe probe = m.methodProbe("shop.Cart.checkout", "()V");
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (!Files.exists(stop) && System.nanoTime() < deadline) {
+            boolean on = probe.enter();
+            probe.exit(on);
+            Thread.sleep(5);
+        }
+        m.close();
+        System.out.println("closed");
+        System.out.flush();
+    }
+}
