@@ -36,7 +36,8 @@ class BudgetIT {
             Map<String, Long> entersAfterFirstSwitch, Map<String, Long> enters, String stderr) {}
 
     private Run run(String budgetOptions) throws Exception {
-        String options = "include=" + APP + "*,file.dir=" + dir + ",budget.interval.ms=250," + budgetOptions;
+        // block-forever: the run checks written == produced, which the default bounded wait does not promise under load
+        String options = "include=" + APP + "*,file.dir=" + dir + ",budget.interval.ms=250,policy=block-forever," + budgetOptions;
         Set<String> off = new TreeSet<>();
         Set<String> on = new TreeSet<>();
         List<String> counters = new ArrayList<>();
