@@ -189,8 +189,7 @@ public final class OtlpHttpSender implements AutoCloseable {
                 long after = retryAfterNanos(r);
                 if (after > 0) wait = Math.max(wait, after);
             } catch (IOException e) {
-                failure = "cannot reach the OTLP receiver at " + settings.endpoint() + ": "
-                        + (e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName());
+                failure = "cannot reach the OTLP receiver at " + settings.endpoint() + ": " + describe(e);
                 if (attempt >= settings.maxAttempts()) {
                     // nothing got through: no point in waiting through the same for every batch left
                     unreachable = true;
@@ -222,6 +221,17 @@ public final class OtlpHttpSender implements AutoCloseable {
         }
         rejected += refused;
         accepted += spans - refused;
+    }
+
+    /** The reason in words: the JDK client often wraps it, and a refused connection has no message. */
+    static String describe(IOException e) {
+        if (e instanceof java.net.http.HttpConnectTimeoutException) return "connect timed out";
+        if (e instanceof java.net.http.HttpTimeoutException) return "no answer in time";
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && !t.getMessage().isBlank()) return t.getMessage();
+        }
+        if (e instanceof java.net.ConnectException) return "connection refused";
+        return e.getClass().getSimpleName();
     }
 
     private static long retryAfterNanos(HttpResponse<?> r) {
