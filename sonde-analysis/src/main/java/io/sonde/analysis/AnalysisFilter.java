@@ -46,8 +46,10 @@ public final class AnalysisFilter implements ExecutionListener {
     public boolean wantsTree(ThreadInfo thread, long startWallNanos, long traceId, long parentTraceId) {
         // A request whose root starts outside the window is not shown: do not keep its nodes at all.
         if (parentTraceId == 0 && !window.contains(startWallNanos)) return false;
-        for (int i = 0; i < downstream.size(); i++) if (downstream.get(i).wantsTree(thread, startWallNanos, traceId, parentTraceId)) return true;
-        return false;
+        // every listener is asked (no short cut): some follow pieces through this call (the OTLP export)
+        boolean any = false;
+        for (int i = 0; i < downstream.size(); i++) any |= downstream.get(i).wantsTree(thread, startWallNanos, traceId, parentTraceId);
+        return any;
     }
 
     @Override

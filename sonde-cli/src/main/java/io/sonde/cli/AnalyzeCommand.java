@@ -12,6 +12,8 @@ import io.sonde.analysis.export.ChromeTraceWriter;
 import io.sonde.analysis.export.CsvExport;
 import io.sonde.analysis.export.JsonReport;
 import io.sonde.analysis.export.PlotExport;
+import io.sonde.analysis.export.otlp.OtlpHttpSender;
+import io.sonde.analysis.export.otlp.OtlpSpanExport;
 import io.sonde.analysis.input.LogSource;
 import io.sonde.analysis.progress.TerminalProgressBar;
 import io.sonde.analysis.tree.TreePrinter;
@@ -22,6 +24,7 @@ import io.sonde.core.config.SondeConfig;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -93,6 +96,13 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--chrome", paramLabel = "FILE", description = "write every execution in the Chrome trace-event format (open in Perfetto)")
     Path chrome;
 
+    @Option(names = "--otlp", paramLabel = "URL", description = "send every execution as an OTLP span (OTLP/HTTP protobuf) to URL, "
+            + "e.g. http://127.0.0.1:4318/v1/traces; prints how many spans were sent and accepted")
+    URI otlp;
+
+    @Option(names = "--otlp-batch", paramLabel = "N", description = "spans per OTLP request (default ${DEFAULT-VALUE})")
+    int otlpBatch = 512;
+
     @Option(names = "--plots", paramLabel = "DIR", description = "write PNG plots: response time over time, latency histogram")
     Path plots;
 
@@ -154,16 +164,25 @@ public final class AnalyzeCommand implements Callable<Integer> {
         o.progress = noProgress ? o.progress : TerminalProgressBar.forConsole(System.err, "reading");
         AnalysisResult r;
         ChromeTraceWriter chromeWriter = null;
+        OtlpHttpSender otlpSender = otlpSender();
+        OtlpSpanExport otlpExport = null;
+        OtlpHttpSender.Outcome otlpOutcome = null;
         try {
             if (chrome != null) {
                 chromeWriter = new ChromeTraceWriter(chrome, source.timeRange() != null ? source.timeRange().startNanos() : 0);
                 o.extraListeners.add(chromeWriter);
             }
+            if (otlpSender != null) {
+                otlpExport = new OtlpSpanExport(otlpSender, otlpBatch);
+                o.extraListeners.add(otlpExport);
+            }
             r = Analyzer.run(source, o);
+            if (otlpExport != null) otlpExport.flush();
         } catch (UncheckedIOException e) {
             throw new UserError("writing " + chrome + ": " + e.getCause().getMessage());
         } finally {
             if (chromeWriter != null) chromeWriter.close();
+            if (otlpSender != null) otlpOutcome = otlpSender.finish();
         }
 
         TextReport.summary(r, text);
@@ -188,6 +207,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
                 text.println("CSV: " + csv);
             }
             if (chrome != null) text.println("Chrome trace: " + chrome);
+            if (otlpOutcome != null) {
+                var x = otlpOutcome;
+                text.printf(Locale.ROOT, "OTLP: %d spans sent, %d accepted (%d rejected, %d dropped; %d requests, %d retries) to %s%n",
+                        x.sent(), x.accepted(), x.rejected(), x.dropped(), x.requests(), x.retries(), otlp);
+            }
             if (plots != null) {
                 for (Path p : PlotExport.write(r, plots, Math.max(1, Math.min(top, 8)))) text.println("Plot: " + p);
             }
@@ -213,7 +237,22 @@ public final class AnalyzeCommand implements Callable<Integer> {
             System.err.println("sonde analyze: results are PARTIAL (marked so in every export)");
             return 1;
         }
+        if (otlpOutcome != null && !otlpOutcome.complete()) {
+            throw new UserError("OTLP export to " + otlp + ": " + (otlpOutcome.submitted() - otlpOutcome.accepted()) + " of "
+                    + otlpOutcome.submitted() + " spans not accepted: " + otlpOutcome.problem());
+        }
         return 0;
+    }
+
+    /** The OTLP sender for {@code --otlp}, or null without it. */
+    private OtlpHttpSender otlpSender() {
+        if (otlp == null) return null;
+        if (otlpBatch < 1) throw new UsageError("--otlp-batch must be at least 1: " + otlpBatch);
+        try {
+            return new OtlpHttpSender(OtlpHttpSender.Settings.of(otlp));
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--otlp: " + e.getMessage());
+        }
     }
 
     private AnalysisOptions options(PrintStream text) {
