@@ -12,14 +12,15 @@ import java.util.Map;
  * is not on top closes the innermost open call of that probe and abandons those above it (their
  * exits were lost); an exit of a probe not on the stack, and a GAP (records dropped there), are
  * counted as unpaired and, for a GAP, clear that thread's stack. Stacks are bounded by
- * {@link #MAX_DEPTH}: deeper calls are not timed.
+ * {@link #MAX_DEPTH}: deeper calls are not timed. Used by the {@code database} and {@code metrics}
+ * handlers; one instance per stream, called from one thread.
  */
-final class ExecutionPairing {
+public final class ExecutionPairing {
     /** Calls deeper than this on one thread are not timed (bounded memory against a stream that never exits). */
     static final int MAX_DEPTH = 4096;
 
     /** Receives each paired execution. */
-    interface Sink {
+    public interface Sink {
         void execution(String operation, long startWallNanos, long durationNanos, boolean error);
     }
 
@@ -27,7 +28,7 @@ final class ExecutionPairing {
     private long unpaired;
 
     /** Pairs the records of one frame of the stream. */
-    void frame(DecodedFrame f, Sink sink) {
+    public void frame(DecodedFrame f, Sink sink) {
         Stack s = null;
         long current = Long.MIN_VALUE;
         for (int i = 0, n = f.count(); i < n; i++) {
@@ -56,7 +57,7 @@ final class ExecutionPairing {
     }
 
     /** Forgets every open call (frames of this stream were not seen: their records cannot be paired). */
-    void reset() {
+    public void reset() {
         threads.values().forEach(s -> {
             unpaired += s.depth;
             s.depth = 0;
@@ -64,7 +65,7 @@ final class ExecutionPairing {
     }
 
     /** Enters and exits that could not be paired so far. */
-    long unpaired() {
+    public long unpaired() {
         return unpaired;
     }
 
