@@ -1,5 +1,6 @@
 package io.sonde.collector.metrics;
 
+import java.math.BigDecimal;
 import java.util.regex.Pattern;
 
 /**
@@ -87,13 +88,16 @@ public final class PrometheusText {
         }
     }
 
-    /** A float value as the format spells it ({@code +Inf}, {@code -Inf}, {@code NaN}, else Java's shortest round-trip form). */
+    /**
+     * A float value as the format spells it: {@code +Inf}, {@code -Inf}, {@code NaN}, else the
+     * shortest decimal that reads back as the same double, without an exponent ({@code 0.00025}, {@code 1}).
+     */
     static String format(double v) {
         if (Double.isNaN(v)) return "NaN";
         if (v == Double.POSITIVE_INFINITY) return "+Inf";
         if (v == Double.NEGATIVE_INFINITY) return "-Inf";
-        if (v == Math.rint(v) && Math.abs(v) < 1e15) return Long.toString((long) v);
-        return Double.toString(v);
+        if (v == 0) return "0";
+        return BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
     }
 
     private static void checkName(Pattern p, String name, String what) {
