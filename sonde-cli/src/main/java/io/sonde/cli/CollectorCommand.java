@@ -43,7 +43,7 @@ public final class CollectorCommand implements Callable<Integer> {
     Path out;
 
     @Option(names = "--handlers", paramLabel = "LIST", split = ",", defaultValue = "archive,database",
-            description = "Data handlers to run, in order (default: ${DEFAULT-VALUE}); built in: archive, database, decode-count; more via ServiceLoader plug-ins.")
+            description = "Data handlers to run, in order (default: ${DEFAULT-VALUE}); built in: archive, database, decode-count, metrics; more via ServiceLoader plug-ins.")
     List<String> handlers;
 
     @Option(names = "--database-url", paramLabel = "JDBC-URL",

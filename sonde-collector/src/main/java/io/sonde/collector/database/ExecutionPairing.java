@@ -26,6 +26,7 @@ public final class ExecutionPairing {
 
     private final Map<Long, Stack> threads = new HashMap<>();
     private long unpaired;
+    private long nextIndex;
 
     /** Pairs the records of one frame of the stream. */
     public void frame(DecodedFrame f, Sink sink) {
@@ -54,6 +55,18 @@ public final class ExecutionPairing {
                 s.depth = 0;
             }
         }
+    }
+
+    /**
+     * Notes that the stream's frame number {@code index} (its envelope index) is next; if frames
+     * were skipped before it (a queued handler's queue was full), forgets the open calls, since
+     * calls open across the skipped frames cannot be timed.
+     */
+    public void follow(long index) {
+        if (index != nextIndex) {
+            reset();
+        }
+        nextIndex = index + 1;
     }
 
     /** Forgets every open call (frames of this stream were not seen: their records cannot be paired). */

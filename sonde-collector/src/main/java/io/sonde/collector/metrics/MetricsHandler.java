@@ -55,10 +55,7 @@ public final class MetricsHandler implements DataHandler {
         if (s == null) {
             return; // cannot happen: stream events are never dropped
         }
-        if (e.index() != s.nextIndex) {
-            s.pairing.reset(); // frames skipped (queue full): calls open across them cannot be timed
-        }
-        s.nextIndex = e.index() + 1;
+        s.pairing.follow(e.index());
         if (e.type() != Format.FRAME_DATA) {
             return;
         }
@@ -98,7 +95,6 @@ public final class MetricsHandler implements DataHandler {
 
     private static final class StreamState {
         final ExecutionPairing pairing = new ExecutionPairing();
-        long nextIndex;
         long unpairedSeen;
     }
 }
