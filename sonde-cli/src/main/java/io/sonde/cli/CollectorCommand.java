@@ -5,6 +5,7 @@ import io.sonde.collector.database.ArchiveDatabase;
 import io.sonde.collector.handler.DataHandler;
 import io.sonde.collector.handler.HandlerSet;
 import io.sonde.collector.handler.HandlerStatus;
+import io.sonde.collector.metrics.MetricsHandler;
 import io.sonde.collector.naming.AgentInfo;
 import io.sonde.collector.receive.ReceiverLimits;
 import io.sonde.collector.receive.ReceiverStatus;
@@ -42,7 +43,7 @@ public final class CollectorCommand implements Callable<Integer> {
     Path out;
 
     @Option(names = "--handlers", paramLabel = "LIST", split = ",", defaultValue = "archive,database",
-            description = "Data handlers to run, in order (default: ${DEFAULT-VALUE}); built in: archive, database, decode-count; more via ServiceLoader plug-ins.")
+            description = "Data handlers to run, in order (default: ${DEFAULT-VALUE}); built in: archive, database, decode-count, metrics; more via ServiceLoader plug-ins.")
     List<String> handlers;
 
     @Option(names = "--database-url", paramLabel = "JDBC-URL",
@@ -82,6 +83,13 @@ public final class CollectorCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UsageError("--handlers: " + e.getMessage());
         }
+        // with --http, /metrics serves per-operation counts: the metrics handler runs unless listed already
+        MetricsHandler metrics = http == null ? null : chosen.stream().filter(MetricsHandler.class::isInstance).map(MetricsHandler.class::cast)
+                .findFirst().orElseGet(() -> {
+                    MetricsHandler m = new MetricsHandler();
+                    chosen.add(m);
+                    return m;
+                });
         Map<String, String> opts = new LinkedHashMap<>(options);
         if (databaseUrl != null) {
             opts.put("database.url", databaseUrl);
@@ -100,7 +108,7 @@ public final class CollectorCommand implements Callable<Integer> {
                 + ", handlers " + String.join(", ", handlers) + (handlers.contains("database") ? " (database " + (databaseUrl != null
                 ? databaseUrl.replaceAll("password=[^&]*", "password=***") : out.resolve(ArchiveDatabase.FILE_NAME).toString()) + ")" : "")
                 + " (Ctrl-C to stop)");
-        DashboardServer dashboard = http == null ? null : DashboardCommand.serveCollector(new InetSocketAddress(address.getAddress(), http), out, collector);
+        DashboardServer dashboard = http == null ? null : DashboardCommand.serveCollector(new InetSocketAddress(address.getAddress(), http), out, collector, metrics);
         if (dashboard != null) {
             print(stdout, "dashboard at http://" + collector.address().getAddress().getHostAddress() + ":" + dashboard.port() + "/");
         }

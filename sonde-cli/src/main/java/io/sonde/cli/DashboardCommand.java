@@ -3,6 +3,8 @@ package io.sonde.cli;
 import io.sonde.analysis.correction.ProbeCost;
 import io.sonde.dashboard.log.RecordedLog;
 import io.sonde.collector.Collector;
+import io.sonde.collector.metrics.CollectorMetrics;
+import io.sonde.collector.metrics.MetricsHandler;
 import io.sonde.collector.naming.AgentInfo;
 import io.sonde.collector.receive.ReceiverStatus;
 import io.sonde.dashboard.server.CollectorApi;
@@ -98,7 +100,11 @@ public final class DashboardCommand implements Callable<Integer> {
      *
      * @throws UserError if the address cannot be bound (the collector is closed first)
      */
-    static DashboardServer serveCollector(InetSocketAddress address, Path archive, Collector collector) {
+    /**
+     * The collector's dashboard and {@code /metrics}; {@code operations} is its {@code metrics}
+     * handler (null if it runs none: then {@code /metrics} has the pipeline's health only).
+     */
+    static DashboardServer serveCollector(InetSocketAddress address, Path archive, Collector collector, MetricsHandler operations) {
         Supplier<List<CollectorApi.Agent>> agents = () -> {
             Map<UUID, ReceiverStatus.AgentStatus> received = collector.receiverStatus().agents();
             List<CollectorApi.Agent> out = new ArrayList<>();
@@ -110,7 +116,8 @@ public final class DashboardCommand implements Callable<Integer> {
             return out;
         };
         try {
-            return DashboardServer.start(address, new CollectorApi(archive, agents, ProbeCost.NONE));
+            return DashboardServer.start(address, new CollectorApi(archive, agents, ProbeCost.NONE),
+                    new CollectorMetrics(collector, operations)::render);
         } catch (IOException e) {
             collector.close();
             throw new UserError("--http: " + e.getMessage());

@@ -62,14 +62,16 @@ class CollectorCommandTest {
             p.destroy();
             assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
             List<String> end = new ArrayList<>();
-            for (int i = 0; i < 4; i++) {
+            for (int i = 0; i < 5; i++) {
                 end.add(stdout.readLine());
             }
             assertThat(end.get(0)).isEqualTo("stopped: 1 connections (0 failed), 1 agents, 4 frames, " + (golden.length - 12)
                     + " bytes, every handler queue drained");
             assertThat(end.get(1)).isEqualTo("handler archive (lossless): closed, 4 frames handled, 0 dropped, 0 queued, no errors");
             assertThat(end.get(2)).isEqualTo("handler database: closed, 4 frames handled, 0 dropped, 0 queued, no errors");
-            assertThat(end.get(3)).startsWith("agent " + GoldenScenarios.FULL_AGENT + " on ").contains(": disconnected, first seen ")
+            // --http adds the metrics handler behind /metrics
+            assertThat(end.get(3)).isEqualTo("handler metrics: closed, 4 frames handled, 0 dropped, 0 queued, no errors");
+            assertThat(end.get(4)).startsWith("agent " + GoldenScenarios.FULL_AGENT + " on ").contains(": disconnected, first seen ")
                     .contains("1 connection; 1 connections, 4 frames");
         } finally {
             p.destroyForcibly();

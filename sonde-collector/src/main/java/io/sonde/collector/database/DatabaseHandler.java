@@ -106,10 +106,7 @@ public final class DatabaseHandler implements DataHandler {
         if (s == null) {
             return; // cannot happen: stream events are never dropped
         }
-        if (e.index() != s.nextIndex) {
-            s.pairing.reset(); // frames skipped (queue full): calls open across them cannot be timed
-        }
-        s.nextIndex = e.index() + 1;
+        s.pairing.follow(e.index());
         s.frames++;
         s.bytes += e.length();
         long wall = e.wallNanos();
@@ -263,7 +260,6 @@ public final class DatabaseHandler implements DataHandler {
         final StreamInfo stream;
         final String name;
         final ExecutionPairing pairing = new ExecutionPairing();
-        long nextIndex;
         long frames;
         long bytes;
         long records;

@@ -12,22 +12,24 @@ import java.util.Map;
  * is not on top closes the innermost open call of that probe and abandons those above it (their
  * exits were lost); an exit of a probe not on the stack, and a GAP (records dropped there), are
  * counted as unpaired and, for a GAP, clear that thread's stack. Stacks are bounded by
- * {@link #MAX_DEPTH}: deeper calls are not timed.
+ * {@link #MAX_DEPTH}: deeper calls are not timed. Used by the {@code database} and {@code metrics}
+ * handlers; one instance per stream, called from one thread.
  */
-final class ExecutionPairing {
+public final class ExecutionPairing {
     /** Calls deeper than this on one thread are not timed (bounded memory against a stream that never exits). */
     static final int MAX_DEPTH = 4096;
 
     /** Receives each paired execution. */
-    interface Sink {
+    public interface Sink {
         void execution(String operation, long startWallNanos, long durationNanos, boolean error);
     }
 
     private final Map<Long, Stack> threads = new HashMap<>();
     private long unpaired;
+    private long nextIndex;
 
     /** Pairs the records of one frame of the stream. */
-    void frame(DecodedFrame f, Sink sink) {
+    public void frame(DecodedFrame f, Sink sink) {
         Stack s = null;
         long current = Long.MIN_VALUE;
         for (int i = 0, n = f.count(); i < n; i++) {
@@ -55,8 +57,20 @@ final class ExecutionPairing {
         }
     }
 
+    /**
+     * Notes that the stream's frame number {@code index} (its envelope index) is next; if frames
+     * were skipped before it (a queued handler's queue was full), forgets the open calls, since
+     * calls open across the skipped frames cannot be timed.
+     */
+    public void follow(long index) {
+        if (index != nextIndex) {
+            reset();
+        }
+        nextIndex = index + 1;
+    }
+
     /** Forgets every open call (frames of this stream were not seen: their records cannot be paired). */
-    void reset() {
+    public void reset() {
         threads.values().forEach(s -> {
             unpaired += s.depth;
             s.depth = 0;
@@ -64,7 +78,7 @@ final class ExecutionPairing {
     }
 
     /** Enters and exits that could not be paired so far. */
-    long unpaired() {
+    public long unpaired() {
         return unpaired;
     }
 

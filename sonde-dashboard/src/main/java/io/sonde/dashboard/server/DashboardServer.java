@@ -14,13 +14,15 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
  * The dashboard's HTTP server, on the JDK's {@code com.sun.net.httpserver}: the page and its
  * scripts and styles from the jar ({@code /io/sonde/dashboard/web/}), and {@code /api/...} answered
  * by an {@link Api} as JSON. Only GET and HEAD are served; the pages never change state on the
- * server, so there is nothing to protect with a token yet.
+ * server, so there is nothing to protect with a token yet. A collector's server also answers
+ * {@code /metrics} in the Prometheus text format (docs/prometheus.md).
  */
 public final class DashboardServer implements AutoCloseable {
     private static final String WEB = "/io/sonde/dashboard/web/";
@@ -29,16 +31,20 @@ public final class DashboardServer implements AutoCloseable {
     private static final Map<String, String> TYPES = Map.of(
             "js", "text/javascript; charset=utf-8", "css", "text/css; charset=utf-8",
             "html", "text/html; charset=utf-8", "svg", "image/svg+xml");
+    /** The Prometheus text exposition format's Content-Type. */
+    private static final String METRICS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final HttpServer http;
     private final ExecutorService workers;
     private final Api api;
+    private final Supplier<String> metrics;
 
-    private DashboardServer(HttpServer http, ExecutorService workers, Api api) {
+    private DashboardServer(HttpServer http, ExecutorService workers, Api api, Supplier<String> metrics) {
         this.http = http;
         this.workers = workers;
         this.api = api;
+        this.metrics = metrics;
     }
 
     /**
@@ -47,6 +53,16 @@ public final class DashboardServer implements AutoCloseable {
      * @throws IOException if the address cannot be bound (the message names it)
      */
     public static DashboardServer start(InetSocketAddress address, Api api) throws IOException {
+        return start(address, api, null);
+    }
+
+    /**
+     * Starts serving on {@code address}, with {@code GET /metrics} answered by {@code metrics}.
+     *
+     * @param metrics the exposition in the Prometheus text format (version 0.0.4), asked at each scrape; null: no {@code /metrics}
+     * @throws IOException if the address cannot be bound (the message names it)
+     */
+    public static DashboardServer start(InetSocketAddress address, Api api, Supplier<String> metrics) throws IOException {
         HttpServer http;
         try {
             http = HttpServer.create(address, 64);
@@ -60,7 +76,7 @@ public final class DashboardServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        DashboardServer s = new DashboardServer(http, workers, api);
+        DashboardServer s = new DashboardServer(http, workers, api, metrics);
         http.createContext("/", s::handle);
         http.setExecutor(workers);
         http.start();
@@ -85,7 +101,9 @@ public final class DashboardServer implements AutoCloseable {
                 return;
             }
             String path = ex.getRequestURI().getPath();
-            if (path.startsWith("/api/")) {
+            if (path.equals("/metrics") && metrics != null) {
+                serveMetrics(ex);
+            } else if (path.startsWith("/api/")) {
                 serveApi(ex, path);
             } else if (path.equals("/") || path.equals("/index.html")) {
                 serveStatic(ex, "index.html");
@@ -111,6 +129,18 @@ public final class DashboardServer implements AutoCloseable {
         }
         ex.getResponseHeaders().set("Cache-Control", "no-store");
         send(ex, status, "application/json; charset=utf-8", body);
+    }
+
+    private void serveMetrics(HttpExchange ex) throws IOException {
+        String text;
+        try {
+            text = metrics.get();
+        } catch (RuntimeException e) {
+            sendText(ex, 500, "text/plain; charset=utf-8", "internal error: " + e + "\n");
+            return;
+        }
+        ex.getResponseHeaders().set("Cache-Control", "no-store");
+        sendText(ex, 200, METRICS_TYPE, text);
     }
 
     private static void serveStatic(HttpExchange ex, String name) throws IOException {

@@ -10,6 +10,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -82,5 +83,30 @@ class DashboardServerTest {
         HttpResponse<String> boom = send("GET", "/api/boom");
         assertThat(boom.statusCode()).isEqualTo(500);
         assertThat(boom.body()).contains("boom");
+    }
+
+    @Test
+    void metricsOnlyWhenAnExpositionIsGiven() throws Exception {
+        assertThat(send("GET", "/metrics").statusCode()).as("a recorded log's dashboard has no /metrics").isEqualTo(404);
+        Api none = (path, q) -> {
+            throw ApiError.notFound("no such API: " + path);
+        };
+        String exposition = "# HELP x h\n# TYPE x gauge\nx 1\n";
+        AtomicReference<String> text = new AtomicReference<>(exposition); // read on a server thread
+        try (DashboardServer m = DashboardServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), none, () -> {
+            String t = text.get();
+            if (t == null) throw new IllegalStateException("no metrics");
+            return t;
+        })) {
+            URI uri = URI.create("http://127.0.0.1:" + m.port() + "/metrics");
+            HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).isEqualTo(200);
+            assertThat(r.headers().firstValue("Content-Type")).hasValue("text/plain; version=0.0.4; charset=utf-8");
+            assertThat(r.body()).isEqualTo(exposition);
+            text.set(null);
+            HttpResponse<String> failed = CLIENT.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(failed.statusCode()).isEqualTo(500);
+            assertThat(failed.body()).contains("no metrics");
+        }
     }
 }
