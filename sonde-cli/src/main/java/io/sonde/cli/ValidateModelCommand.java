@@ -65,6 +65,17 @@ public final class ValidateModelCommand implements Callable<Integer> {
             throw new UsageError("--replications must be between 2 and 1000, got " + reps);
         }
         Validator.Settings s = new Validator.Settings(prof, reps, seed, base.openRequests(), base.requestsPerClient(), base.minDurationMs());
+        if (json != null) {
+            // fail before the minute-long run when the file cannot be created
+            try {
+                Path parent = json.toAbsolutePath().getParent();
+                if (parent != null) {
+                    Files.createDirectories(parent);
+                }
+            } catch (IOException e) {
+                throw new UserError("--json " + json + ": cannot create its directory: " + e.getMessage());
+            }
+        }
         List<Validator.TableResult> results = new Validator(s).run();
         PrintWriter w = spec.commandLine().getOut();
         if (rows) {
@@ -73,10 +84,6 @@ public final class ValidateModelCommand implements Callable<Integer> {
         w.print(Validator.report(results, prof));
         if (json != null) {
             try {
-                Path parent = json.toAbsolutePath().getParent();
-                if (parent != null) {
-                    Files.createDirectories(parent);
-                }
                 new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(json.toFile(), Validator.json(results, s));
             } catch (IOException e) {
                 throw new UserError("--json " + json + ": cannot write: " + e.getMessage());

@@ -258,8 +258,8 @@ public final class Validator {
      */
     public static String report(List<TableResult> results, CalibrationProfile profile) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format("%-6s %-34s %21s   %21s   %s%n", "", "", "---- held-out rows ----", "---- training rows ----", ""));
-        sb.append(String.format("%-6s %-34s %3s %8s %9s   %3s %8s %9s   %s%n", "table", "measures",
+        sb.append(String.format("%-6s %-36s %21s   %21s   %s%n", "", "", "---- held-out rows ----", "---- training rows ----", ""));
+        sb.append(String.format("%-6s %-36s %3s %8s %9s   %3s %8s %9s   %s%n", "table", "measures",
                 "n", "sonde", "daps-l24", "n", "sonde", "daps-l24", "held-out verdict"));
         List<ThesisTables.Row> all = new ArrayList<>();
         for (TableResult r : results) {
@@ -268,7 +268,7 @@ public final class Validator {
                 measures.put(row.measure().replace("_ms", ""), true);
             }
             all.addAll(r.rows());
-            sb.append(String.format("%-6s %-34s %3d %7.1f%% %8.1f%%   %3d %7.1f%% %8.1f%%   %s%n", r.table(),
+            sb.append(String.format("%-6s %-36s %3d %7.1f%% %8.1f%%   %3d %7.1f%% %8.1f%%   %s%n", r.table(),
                     String.join(", ", measures.keySet()), r.heldOut().rows(), 100 * r.heldOut().sonde(), 100 * r.heldOut().daps(),
                     r.training().rows(), 100 * r.training().sonde(), 100 * r.training().daps(), r.heldOut().verdict()));
         }
