@@ -1,9 +1,9 @@
 package io.sonde.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sonde.sim.profile.CalibrationProfile;
 import io.sonde.sim.validate.ValidationPlots;
 import io.sonde.sim.validate.Validator;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -223,15 +223,15 @@ public final class Validator {
                 s.requestsPerClient(), 0, 0, 0, 1, SchedulerKind.LINUX24, s.profile(), s.seed(), s.replications(), s.minDurationMs());
     }
 
-    /** Every row: experiment, DAPS L24 and Sonde (mean ± 95 % half-width). */
+    /** Every row: training or held out, experiment, DAPS L24 and Sonde (mean ± 95 % half-width). */
     public static String rowsReport(List<TableResult> results) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format("%-6s %-22s %4s %10s %10s %10s %8s%n", "table", "measure", "x", "experiment", "daps-l24", "sonde", "±ci95"));
+        sb.append(String.format("%-6s %-22s %4s %-8s %10s %10s %10s %8s%n", "table", "measure", "x", "rows", "experiment", "daps-l24", "sonde", "±ci95"));
         for (TableResult r : results) {
             for (int i = 0; i < r.rows().size(); i++) {
                 ThesisTables.Row row = r.rows().get(i);
-                sb.append(String.format("%-6s %-22s %4d %10.2f %10.2f %10.2f %8.2f%n", r.table(), row.measure(), row.x(),
-                        row.experiment(), row.dapsL24(), r.sonde()[i], r.sondeCi()[i]));
+                sb.append(String.format("%-6s %-22s %4d %-8s %10.2f %10.2f %10.2f %8.2f%n", r.table(), row.measure(), row.x(),
+                        row.training() ? "training" : "held-out", row.experiment(), row.dapsL24(), r.sonde()[i], r.sondeCi()[i]));
             }
         }
         return sb.toString();
