@@ -6,7 +6,9 @@ import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
@@ -121,6 +123,21 @@ public final class CalibrationProfile {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("profile " + name + ": parameter '" + key + "' is not a number: '" + v + "'");
         }
+    }
+
+    /**
+     * The names of the parameters whose values were fitted to measurements (the profile's
+     * {@code fitted_parameters} list, comma separated); every other value is taken from a
+     * measurement or statement of the source (docs/simulator.md, "Calibration profile").
+     */
+    public List<String> fittedParameters() {
+        List<String> out = new ArrayList<>();
+        for (String k : values.getOrDefault("fitted_parameters", "").split(",")) {
+            if (!k.isBlank()) {
+                out.add(k.strip());
+            }
+        }
+        return out;
     }
 
     /** A text parameter, or the fallback when absent. */

@@ -32,6 +32,6 @@ public final class CalibrationHarness {
                         row.experiment(), row.dapsL24(), r.sonde()[i], r.sondeCi()[i], extra);
             }
         }
-        System.out.println(Validator.report(res));
+        System.out.println(Validator.report(res, p));
     }
 }

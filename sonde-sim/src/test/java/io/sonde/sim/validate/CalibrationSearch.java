@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * Developer tool (not a test): random local search of a few profile parameters, minimising the
- * worst ratio of Sonde's error to DAPS L24's error over Tables 5.1-5.7. Args: iterations,
+ * worst ratio of Sonde's error to DAPS L24's error on the training rows of Tables 5.1-5.7. Args: iterations,
  * tables (e.g. 5.1,5.2), then parameter names to vary.
  */
 public final class CalibrationSearch {
@@ -49,7 +49,7 @@ public final class CalibrationSearch {
         List<Validator.TableResult> res = v.runTables(tables);
         double worst = 0, sum = 0;
         for (Validator.TableResult r : res) {
-            double ratio = r.sondeError() / r.dapsError();
+            double ratio = r.training().sonde() / r.training().daps();
             worst = Math.max(worst, ratio);
             sum += ratio;
         }

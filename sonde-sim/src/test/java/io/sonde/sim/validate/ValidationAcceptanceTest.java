@@ -9,10 +9,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The acceptance criterion of the models: with the default calibration profile, Sonde's mean
- * absolute relative error on each of Tables 5.1-5.7 is at or below the error of the thesis' own
- * simulator (DAPS L24) on the same rows. Runs the quick settings of {@code sonde validate-model}
- * (deterministic for its seed). Other seeds give the same verdicts (docs/simulator.md, "Validation").
+ * The acceptance criterion of the models, on the held-out rows of the declared split
+ * ({@link ThesisTables}): with the default calibration profile, Sonde's mean absolute relative
+ * error on the held-out rows of each of Tables 5.1-5.7 is not above the error of the thesis' own
+ * simulator (DAPS L24) on the same rows by more than the experiment's own scatter (1.9 %). The
+ * errors are recomputed here from the simulated values and the transcribed measurements. Runs the
+ * quick settings of {@code sonde validate-model} (deterministic for its seed). The profile's values
+ * were fitted on all rows before the split was declared (docs/simulator.md, "Validation"), so this
+ * is not yet an out-of-sample result.
  */
 class ValidationAcceptanceTest {
 
@@ -30,13 +34,61 @@ class ValidationAcceptanceTest {
     }
 
     @Test
-    void sondeErrorIsAtOrBelowDapsOnEveryTable() throws Exception {
+    void theDeclaredSplitLeavesEveryTableAndMeasureHeldOutRows() {
+        ThesisTables t = ThesisTables.load();
+        for (ThesisTables.Row r : t.rows()) {
+            boolean pool = r.table().compareTo("5.5") < 0;
+            List<Integer> trainingX = pool ? List.of(1, 4, 8) : List.of(1, 4, 12, 32, 64);
+            assertThat(r.training()).as("%s %s x=%d", r.table(), r.measure(), r.x()).isEqualTo(trainingX.contains(r.x()));
+        }
+        assertThat(ThesisTables.select(t.rows(), true)).hasSize(6 + 6 + 6 + 3 + 5 + 5 + 5);
+        assertThat(ThesisTables.select(t.rows(), false)).hasSize(6 + 6 + 6 + 3 + 4 + 4 + 4);
+        // independent data points: Tables 5.3 and 5.4 are derived from 5.1-5.2's runs
+        assertThat(Validator.dataPoints(t.rows(), null)).isEqualTo(12 + 12 + 27);
+        assertThat(Validator.dataPoints(t.rows(), true)).isEqualTo(6 + 6 + 15);
+    }
+
+    @Test
+    void tieThresholdIsTheScatterOfTable57BelowSaturation() {
+        // Table 5.7 with 1-16 clients: one set-up, six measurements (63.42-67.83 ms).
+        double[] v = ThesisTables.load().rows().stream().filter(r -> r.table().equals("5.7") && r.x() <= 16)
+                .mapToDouble(ThesisTables.Row::experiment).toArray();
+        assertThat(v).hasSize(6);
+        double mean = java.util.Arrays.stream(v).average().orElseThrow();
+        double dev = java.util.Arrays.stream(v).map(x -> Math.abs(x - mean) / mean).average().orElseThrow();
+        assertThat(ThesisTables.MEASUREMENT_SCATTER).isCloseTo(dev, org.assertj.core.data.Offset.offset(0.001));
+    }
+
+    @Test
+    void defaultProfileListsItsFittedParametersAndTheyExist() {
+        CalibrationProfile p = CalibrationProfile.defaultProfile();
+        assertThat(p.fittedParameters()).hasSize(20).doesNotHaveDuplicates();
+        for (String k : p.fittedParameters()) {
+            assertThat(p.values()).as("fitted parameter %s", k).containsKey(k);
+        }
+    }
+
+    @Test
+    void sondeHeldOutErrorIsNotWorseThanDapsBeyondTheScatter() throws Exception {
         List<Validator.TableResult> results = new Validator(Validator.Settings.quick(CalibrationProfile.defaultProfile())).run();
-        String report = Validator.report(results);
+        String report = Validator.report(results, CalibrationProfile.defaultProfile());
         assertThat(results).hasSize(7);
         assertThat(ValidationPlots.write(results, dir)).hasSize(7).allMatch(p -> p.toFile().length() > 1000);
         for (Validator.TableResult r : results) {
-            assertThat(r.sondeError()).as("Table %s\n%s", r.table(), report).isLessThanOrEqualTo(r.dapsError());
+            double sonde = 0;
+            double daps = 0;
+            int n = 0;
+            for (int i = 0; i < r.rows().size(); i++) {
+                ThesisTables.Row row = r.rows().get(i);
+                if (!row.training()) {
+                    sonde += Math.abs(r.sonde()[i] - row.experiment()) / row.experiment();
+                    daps += Math.abs(row.dapsL24() - row.experiment()) / row.experiment();
+                    n++;
+                }
+            }
+            assertThat(n).as("Table %s held-out rows", r.table()).isPositive();
+            assertThat(sonde / n).as("Table %s held-out error\n%s", r.table(), report)
+                    .isLessThanOrEqualTo(daps / n + ThesisTables.MEASUREMENT_SCATTER);
         }
     }
 }
