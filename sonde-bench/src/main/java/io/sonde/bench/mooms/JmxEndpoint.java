@@ -1,5 +1,6 @@
 package io.sonde.bench.mooms;
 
+import io.sonde.core.control.LoopbackConnector;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -34,7 +35,7 @@ final class JmxEndpoint implements AutoCloseable {
 
     /** Starts the registry and the connector for {@code server}; tries a few ports if one is taken meanwhile. */
     static JmxEndpoint start(MBeanServer server) throws IOException {
-        RMIServerSocketFactory loopback = new LoopbackSockets();
+        RMIServerSocketFactory loopback = LoopbackConnector.LoopbackSockets.INSTANCE; // server side only, as before
         IOException last = null;
         for (int attempt = 0; attempt < 5; attempt++) {
             int port = freeLoopbackPort();
@@ -72,24 +73,6 @@ final class JmxEndpoint implements AutoCloseable {
     private static int freeLoopbackPort() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
-        }
-    }
-
-    /** Server sockets bound to the loopback address only. Equal to each other so RMI may share a port. */
-    private static final class LoopbackSockets implements RMIServerSocketFactory {
-        @Override
-        public ServerSocket createServerSocket(int port) throws IOException {
-            return new ServerSocket(port, 50, InetAddress.getLoopbackAddress());
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof LoopbackSockets;
-        }
-
-        @Override
-        public int hashCode() {
-            return LoopbackSockets.class.hashCode();
         }
     }
 }

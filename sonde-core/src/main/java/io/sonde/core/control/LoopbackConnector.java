@@ -111,11 +111,15 @@ public final class LoopbackConnector {
     /**
      * Sockets on the loopback interface at both ends: the server binds its listening socket to
      * loopback, and the client (this object travels inside the connector's stub) connects to
-     * loopback whatever host name the stub carries.
+     * loopback whatever host name the stub carries. Public for other loopback-only RMI endpoints
+     * (the MOOMS benchmark's JMX connector).
      */
-    static final class LoopbackSockets implements RMIServerSocketFactory, RMIClientSocketFactory, Serializable {
+    public static final class LoopbackSockets implements RMIServerSocketFactory, RMIClientSocketFactory, Serializable {
         private static final long serialVersionUID = 1L;
-        static final LoopbackSockets INSTANCE = new LoopbackSockets();
+        /** The one instance (all are equal, so RMI may share a port between endpoints using it). */
+        public static final LoopbackSockets INSTANCE = new LoopbackSockets();
+
+        private LoopbackSockets() {}
 
         @Override
         public ServerSocket createServerSocket(int port) throws IOException {
