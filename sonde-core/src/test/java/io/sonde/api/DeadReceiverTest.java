@@ -37,8 +37,10 @@ class DeadReceiverTest {
         long tcpNanos = tcp[0];
         System.out.printf("DeadReceiverTest: %d calls, file writer %.2f s, tcp writer with nothing listening %.2f s%n",
                 CALLS, fileNanos / 1e9, tcpNanos / 1e9);
-        assertThat(tcpNanos).as("run time with a dead receiver against 3x the file writer's + 1 s")
-                .isLessThanOrEqualTo(3 * fileNanos + 1_000_000_000L);
+        // generous for a loaded machine; a writer that held the application while nothing listens
+        // (connect attempts per record, or waiting forever) exceeds it by orders of magnitude
+        assertThat(tcpNanos).as("run time with a dead receiver against 5x the file writer's + 5 s")
+                .isLessThanOrEqualTo(5 * fileNanos + 5_000_000_000L);
         assertThat(tcp[1]).as("records dropped (buffer full)").isPositive();
     }
 

@@ -84,9 +84,9 @@ public final class AgentJvm implements AutoCloseable {
         return process.pid();
     }
 
-    /** Waits (at most 30 s) for a stdout line starting with {@code prefix} and returns it. */
+    /** Waits (at most 90 s: a loaded machine starts JVMs slowly) for a stdout line starting with {@code prefix} and returns it. */
     public String awaitLine(String prefix) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         while (System.nanoTime() < deadline) {
             String line = out.poll(100, TimeUnit.MILLISECONDS);
             if (line != null && line.startsWith(prefix)) {
