@@ -48,6 +48,18 @@ public final class PathPattern {
         return new PathPattern(pattern, segs, literal);
     }
 
+    /** How many leading segments have no wildcard (all of them for a literal pattern). */
+    public int literalPrefixLength() {
+        int n = 0;
+        while (n < segments.length && segments[n].indexOf('*') < 0 && segments[n].indexOf('?') < 0) n++;
+        return n;
+    }
+
+    /** Segment {@code i} of the pattern (0-based). */
+    public String segment(int i) {
+        return segments[i];
+    }
+
     /** Whether the pattern has no wildcard (it names one path). */
     public boolean isLiteral() {
         return literal;
