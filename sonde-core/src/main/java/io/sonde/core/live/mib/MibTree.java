@@ -185,11 +185,39 @@ public final class MibTree {
         Names.check("attribute", name);
         synchronized (lock) {
             requireFree(owner, name, owner.member(name));
-            T a = factory.apply(nextId++);
-            owner.addMember(a);
-            attach(a);
-            return a;
+            return added(owner, factory.apply(nextId++));
         }
+    }
+
+    /**
+     * An application-written sensor of {@code type}: as {@link #addAttribute}, but built here by type
+     * so that creating a request's sensors allocates the sensors and nothing else (no factory).
+     */
+    AttributeNode addSensor(ObjectNode owner, ValueType type, String name, String unit, String description) {
+        Names.check("attribute", name);
+        synchronized (lock) {
+            requireFree(owner, name, owner.member(name));
+            int id = nextId++;
+            switch (type) {
+                case LONG:
+                    return added(owner, new LongSensorNode(owner, id, name, unit, description, null));
+                case DOUBLE:
+                    return added(owner, new DoubleSensorNode(owner, id, name, unit, description, null));
+                case BOOLEAN:
+                    return added(owner, new BooleanSensorNode(owner, id, name, unit, description));
+                case STRING:
+                    return added(owner, new StringSensorNode(owner, id, name, unit, description));
+                default:
+                    throw new IllegalArgumentException("sensor '" + name + "': unknown value type " + type);
+            }
+        }
+    }
+
+    /** Links the new attribute {@code a} into {@code owner} and gives it its taps; caller holds the lock. */
+    private <T extends AttributeNode> T added(ObjectNode owner, T a) {
+        owner.addMember(a);
+        attach(a);
+        return a;
     }
 
     /** A LONG sensor whose pull reads {@code sampler} and which {@link LongSensorNode#sample()} updates. */

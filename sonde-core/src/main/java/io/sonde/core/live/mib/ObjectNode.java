@@ -186,22 +186,22 @@ public final class ObjectNode extends Source implements MonitoredObject {
 
     @Override
     public LongSensor longSensor(String name, String unit, String description) {
-        return tree.addAttribute(this, name, id -> new LongSensorNode(this, id, name, unit, description, null));
+        return (LongSensor) tree.addSensor(this, ValueType.LONG, name, unit, description);
     }
 
     @Override
     public DoubleSensor doubleSensor(String name, String unit, String description) {
-        return tree.addAttribute(this, name, id -> new DoubleSensorNode(this, id, name, unit, description, null));
+        return (DoubleSensor) tree.addSensor(this, ValueType.DOUBLE, name, unit, description);
     }
 
     @Override
     public BooleanSensor booleanSensor(String name, String unit, String description) {
-        return tree.addAttribute(this, name, id -> new BooleanSensorNode(this, id, name, unit, description));
+        return (BooleanSensor) tree.addSensor(this, ValueType.BOOLEAN, name, unit, description);
     }
 
     @Override
     public StringSensor stringSensor(String name, String unit, String description) {
-        return tree.addAttribute(this, name, id -> new StringSensorNode(this, id, name, unit, description));
+        return (StringSensor) tree.addSensor(this, ValueType.STRING, name, unit, description);
     }
 
     @Override

@@ -155,6 +155,59 @@ class MibTreeTest {
         assertConsistent();
     }
 
+    @Test
+    void manyMembersAreFoundByNameAndListedInCreationOrderAcrossTheNameIndex() {
+        ObjectNode orders = tree.object("shop/orders", "Orders");
+        List<MonitoredObject> made = new ArrayList<>();
+        for (int i = 0; i < 3 * ObjectNode.INDEX_FROM; i++) made.add(orders.createChild("o" + i, "Order"));
+        LongSensor count = orders.longSensor("count", "", "");
+        assertThat(orders.children()).containsExactlyElementsOf(made);
+        for (int i = 0; i < made.size(); i += 2) made.get(i).delete();
+        List<MonitoredObject> left = new ArrayList<>();
+        for (int i = 1; i < made.size(); i += 2) left.add(made.get(i));
+        assertThat(orders.children()).containsExactlyElementsOf(left);
+        assertThat(orders.attributes()).containsExactly(count);
+        assertThat(tree.find("shop/orders/o0")).isNull();
+        assertThat(tree.find("shop/orders/o1")).isSameAs(left.get(0));
+        assertThat(tree.findAttribute("shop/orders/count")).isSameAs(count);
+        assertThat(tree.find("shop/orders/count")).as("an attribute is not an object").isNull();
+        assertThat(tree.findAttribute("shop/orders/o1")).as("an object is not an attribute").isNull();
+        MonitoredObject again = orders.createChild("o0", "Order");
+        assertThat(tree.find("shop/orders/o0")).isSameAs(again);
+        assertThat(orders.children()).last().isSameAs(again);
+        assertThatThrownBy(() -> orders.createChild("o1", "Order")).hasMessageContaining("exists already (as an object)");
+        assertThatThrownBy(() -> orders.createChild("count", "Order")).hasMessageContaining("exists already (as an attribute)");
+    }
+
+    @Test
+    void lookupsOfMalformedOrMissingPathsFindNothing() {
+        tree.object("a/b", "B").longSensor("x", "", "");
+        assertThat(tree.find("a//b")).isNull();
+        assertThat(tree.find("a/b/")).isNull();
+        assertThat(tree.find("a/b/x/y")).isNull();
+        assertThat(tree.findAttribute("a/b/x/y")).isNull();
+        assertThat(tree.find("")).isSameAs(tree.root());
+        assertThat(tree.find(null)).isNull();
+        assertThat(tree.objects(PathPattern.parse("a/zz/*"))).isEmpty();
+        assertThat(tree.objects(PathPattern.parse("a/b/x/*"))).as("under an attribute").isEmpty();
+    }
+
+    @Test
+    void aDeletedObjectKeepsItsPathAndMembers() {
+        ObjectNode o = tree.object("shop/orders/9", "Order");
+        LongSensor items = o.longSensor("items", "", "");
+        MonitoredObject line = o.createChild("line1", "Line");
+        o.delete();
+        assertThat(o.isDeleted()).isTrue();
+        assertThat(line.isDeleted()).isTrue();
+        assertThat(o.path()).isEqualTo("shop/orders/9");
+        assertThat(items.path()).isEqualTo("shop/orders/9/items");
+        assertThat(o.children()).containsExactly(line);
+        assertThat(o.attributes()).containsExactly(items);
+        assertThat(tree.find("shop/orders/9/line1")).isNull();
+        assertThatThrownBy(() -> o.createChild("x", "X")).hasMessageContaining("was deleted");
+    }
+
     private void assertConsistent() {
         Set<Integer> ids = new HashSet<>();
         List<ObjectNode> reachable = new ArrayList<>();
