@@ -125,7 +125,7 @@ class MibTreeTest {
                 for (int i = 0; i < 3000; i++) {
                     String path = "shop/orders/" + r.nextInt(16);
                     try {
-                        switch (r.nextInt(4)) {
+                        switch (r.nextInt(5)) {
                             case 0:
                                 tree.object(path, "Order");
                                 break;
@@ -135,6 +135,11 @@ class MibTreeTest {
                                 break;
                             case 2:
                                 tree.object(path, "Order").createChild("line" + r.nextInt(4), "Line");
+                                break;
+                            case 3: // a pattern walk while others change the tree
+                                for (ObjectNode line : tree.objects(PathPattern.parse("shop/orders/*/line?"))) {
+                                    if (!line.path().startsWith("shop/orders/")) throw new AssertionError(line.path());
+                                }
                                 break;
                             default:
                                 tree.object(path, "Order").longSensor("a" + r.nextInt(4), "", "").set(i);
