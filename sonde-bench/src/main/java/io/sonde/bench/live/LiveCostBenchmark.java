@@ -1,5 +1,6 @@
 package io.sonde.bench.live;
 
+import io.sonde.bench.common.OptionArgs;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -31,26 +32,26 @@ public final class LiveCostBenchmark {
         Path json = null;
         int k = 3;
         int rounds = 15;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
+        OptionArgs a = new OptionArgs(args);
+        while (a.next()) {
+            switch (a.option()) {
                 case "--quick":
                     quick = true;
                     break;
-                case "--json":
-                    json = Path.of(value(args, ++i));
-                    break;
-                case "--attributes":
-                    k = positive(args, ++i);
-                    break;
-                case "--rounds":
-                    rounds = positive(args, ++i);
-                    break;
-                case "-h":
                 case "--help":
                     System.out.println("usage: sonde bench live [--quick] [--json FILE] [--attributes K] [--rounds N]");
                     return;
+                case "--json":
+                    json = Path.of(a.value());
+                    break;
+                case "--attributes":
+                    k = (int) OptionArgs.parseLong("--attributes", a.value(), 1);
+                    break;
+                case "--rounds":
+                    rounds = (int) OptionArgs.parseLong("--rounds", a.value(), 1);
+                    break;
                 default:
-                    throw new IllegalArgumentException("unknown option '" + args[i] + "' (try --help)");
+                    throw new IllegalArgumentException("unknown option '" + a.option() + "' (try --help)");
             }
         }
         if (quick) rounds = Math.min(rounds, 3);
@@ -181,21 +182,5 @@ public final class LiveCostBenchmark {
     /** The 1-minute load average, or NaN where the OS does not tell. */
     private static double loadAverage() {
         return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-    }
-
-    private static String value(String[] args, int i) {
-        if (i >= args.length) throw new IllegalArgumentException("option '" + args[i - 1] + "' needs a value");
-        return args[i];
-    }
-
-    private static int positive(String[] args, int i) {
-        String v = value(args, i);
-        try {
-            int n = Integer.parseInt(v);
-            if (n > 0) return n;
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException("option '" + args[i - 1] + "': '" + v + "' is not a positive integer");
     }
 }

@@ -52,7 +52,7 @@ class LiveCostBenchmarkTest {
     @Test
     void badOptionsGetClearErrors() {
         assertThatThrownBy(() -> LiveCostBenchmark.main(new String[] {"--attributes", "0"}))
-                .hasMessageContaining("'--attributes': '0' is not a positive integer");
+                .hasMessageContaining("option --attributes: 0 is below the minimum 1");
         assertThatThrownBy(() -> LiveCostBenchmark.main(new String[] {"--rounds"})).hasMessageContaining("needs a value");
         assertThatThrownBy(() -> LiveCostBenchmark.main(new String[] {"--fast"})).hasMessageContaining("unknown option '--fast'");
     }
