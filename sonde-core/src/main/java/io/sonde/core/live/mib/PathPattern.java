@@ -1,8 +1,5 @@
 package io.sonde.core.live.mib;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * A glob over slash-separated paths: {@code *} matches any characters within one segment,
  * {@code ?} one character, and a whole segment {@code **} any number of segments (none too).
