@@ -96,6 +96,36 @@ class SensorGateTest {
         assertThat(session.subscriptions()).isEmpty();
     }
 
+    /**
+     * Objects and sensors created and written while nobody watched (no path built, gates shut) give
+     * a later subscriber the right paths, ids and values, and their object events.
+     */
+    @Test
+    void aSubscriberArrivingAfterCreationSeesTheRightState() {
+        MonitoredObject requests = live.object("app/requests", "Requests");
+        MonitoredObject r1 = requests.createChild("r1", "Request");
+        LongSensor bytes = r1.longSensor("bytes", "B", "");
+        StringSensor state = r1.stringSensor("state", "", "");
+        bytes.set(10);
+        state.set("open");
+        assertThat(live.mib().producedEvents()).isZero();
+        session.subscribe("app/**", Qos.immediate());
+        assertThat(live.pull("app/requests/r1/*")).extracting(v -> v.path() + "=" + v.value())
+                .containsExactly("app/requests/r1/bytes=10", "app/requests/r1/state=open");
+        bytes.set(11);
+        MonitoredObject r2 = requests.createChild("r2", "Request");
+        r1.delete();
+        session.pump();
+        assertThat(seen.events()).extracting(e -> e.kind() + " " + e.sourcePath() + " " + e.sourceId())
+                .containsExactly("VALUE_CHANGED app/requests/r1/bytes " + bytes.id(),
+                        "CHILD_ADDED app/requests " + requests.id(),
+                        "OBJECT_DELETED app/requests/r1 " + r1.id(),
+                        "CHILD_REMOVED app/requests " + requests.id());
+        assertThat(seen.events().get(1).childPath()).isEqualTo("app/requests/r2");
+        assertThat(seen.events().get(1).childId()).isEqualTo(r2.id());
+        assertThat(seen.events().get(3).childPath()).isEqualTo("app/requests/r1");
+    }
+
     @Test
     void suspendedSensorsGenerateNothingUntilResumed() {
         ObjectNode o = live.mib().object("shop/stock", "Stock");

@@ -9,7 +9,6 @@ import io.sonde.api.live.ValueType;
 
 /** An attribute in the tree; sensors generate VALUE_CHANGED events, supplied attributes nothing. */
 public abstract class AttributeNode extends Source implements Attribute {
-    private final String name;
     private final String unit;
     private final String description;
     private final ObjectNode owner;
@@ -17,12 +16,16 @@ public abstract class AttributeNode extends Source implements Attribute {
 
     AttributeNode(ObjectNode owner, int id, String name, ValueType type, String unit, String description,
             boolean sensor) {
-        super(owner.tree, id, Names.child(owner.path, name), sensor ? EventKind.VALUE_CHANGED.bit() : 0);
+        super(owner.tree, id, name, sensor ? EventKind.VALUE_CHANGED.bit() : 0);
         this.owner = owner;
-        this.name = name;
         this.type = type;
         this.unit = unit == null ? "" : unit;
         this.description = description == null ? "" : description;
+    }
+
+    @Override
+    String buildPath() {
+        return Names.child(owner.path(), name);
     }
 
     @Override
@@ -62,7 +65,7 @@ public abstract class AttributeNode extends Source implements Attribute {
 
     @Override
     public AttributeValue read() {
-        return new AttributeValue(id, path, type, unit, currentValue(), tree.clock.nanos());
+        return new AttributeValue(id, path(), type, unit, currentValue(), tree.clock.nanos());
     }
 
     /** The value boxed, as pull reports it. */
@@ -74,11 +77,11 @@ public abstract class AttributeNode extends Source implements Attribute {
      */
     final void publish(long bits, String text) {
         if (gate() == 0) return;
-        emit(LiveEvent.valueChanged(id, path, tree.clock.nanos(), type, bits, text));
+        emit(LiveEvent.valueChanged(id, path(), tree.clock.nanos(), type, bits, text));
     }
 
     @Override
     public String toString() {
-        return path + " (" + type + (unit.isEmpty() ? "" : ", " + unit) + ")";
+        return path() + " (" + type + (unit.isEmpty() ? "" : ", " + unit) + ")";
     }
 }

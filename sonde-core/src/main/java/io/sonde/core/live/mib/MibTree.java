@@ -6,9 +6,7 @@ import io.sonde.api.live.ValueType;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.DoubleSupplier;
 import java.util.function.IntFunction;
@@ -16,21 +14,21 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
- * The monitored-object tree: structure, path index, ids, taps and suspensions.
+ * The monitored-object tree: structure, ids, taps and suspensions.
  *
- * <p>Every structural change (create, delete, attribute added) and every change of taps or
- * suspensions runs under one lock, {@link #lock}: the tree is consistent at each release (an
- * object is in the index exactly when it hangs under the root, a deleted object's subtree is
- * gone and detached), and a new source gets the gate that the taps and suspensions of that
- * moment give it. Lookups by exact path read the concurrent index without the lock. Structural
- * changes are the slow path; the hot path is a sensor's write, which never takes this lock.
+ * <p>Every structural change (create, delete, attribute added), every lookup and every change of
+ * taps or suspensions runs under one lock, {@link #lock}: the tree is consistent at each release (a
+ * deleted object's subtree is detached and every source in it closed), and a new source gets the
+ * gate that the taps and suspensions of that moment give it. There is no path index: an
+ * application that mirrors each request as a monitored object pays for a node linked into its
+ * parent's member list and nothing else (no path string, no map entry) while nobody looks; a lookup
+ * by path walks down from the root, one member lookup per segment. Structural changes and lookups
+ * are the slow path; the hot path is a sensor's write, which never takes this lock.
  */
 public final class MibTree {
     final Object lock = new Object();
     final LiveClock clock;
     private final ObjectNode root;
-    private final Map<String, ObjectNode> objects = new ConcurrentHashMap<>();
-    private final Map<String, AttributeNode> attributes = new ConcurrentHashMap<>();
     /** Guarded by {@link #lock}. */
     private final List<Tap> taps = new ArrayList<>();
     private final List<PathPattern> suspensions = new ArrayList<>();
@@ -41,7 +39,6 @@ public final class MibTree {
     public MibTree(LiveClock clock) {
         this.clock = clock;
         this.root = new ObjectNode(this, 0, null, "", "root");
-        objects.put("", root);
     }
 
     public LiveClock clock() {
@@ -63,41 +60,89 @@ public final class MibTree {
 
     // ---- lookup ----
 
+    /** The object at {@code path}, or null. */
     public ObjectNode find(String path) {
-        return objects.get(path);
+        synchronized (lock) {
+            Source s = lookup(path);
+            return s instanceof ObjectNode ? (ObjectNode) s : null;
+        }
     }
 
+    /** The attribute at {@code path}, or null. */
     public AttributeNode findAttribute(String path) {
-        return attributes.get(path);
+        synchronized (lock) {
+            Source s = lookup(path);
+            return s instanceof AttributeNode ? (AttributeNode) s : null;
+        }
+    }
+
+    /** The object or attribute at {@code path}, or null; caller holds the lock. */
+    private Source lookup(String path) {
+        if (path == null) return null;
+        if (path.isEmpty()) return root;
+        Source s = root;
+        int start = 0;
+        while (true) {
+            if (!(s instanceof ObjectNode)) return null; // an attribute has no members
+            int end = path.indexOf('/', start);
+            String segment = end < 0 ? path.substring(start) : path.substring(start, end);
+            s = ((ObjectNode) s).member(segment);
+            if (s == null || end < 0) return s;
+            start = end + 1;
+        }
     }
 
     /** Objects matching {@code p}, by path. */
     public List<ObjectNode> objects(PathPattern p) {
-        return matching(objects, p);
+        synchronized (lock) {
+            return matching(p, ObjectNode.class, false);
+        }
     }
 
     /** Attributes matching {@code p}, by path. */
     public List<AttributeNode> attributes(PathPattern p) {
-        return matching(attributes, p);
-    }
-
-    private static <T extends Source> List<T> matching(Map<String, T> index, PathPattern p) {
-        List<T> out = new ArrayList<>();
-        if (p.isLiteral()) {
-            T s = index.get(p.text());
-            if (s != null) out.add(s);
-            return out;
+        synchronized (lock) {
+            return matching(p, AttributeNode.class, false);
         }
-        for (T s : index.values()) if (p.matches(s.path)) out.add(s);
-        out.sort(Comparator.comparing(Source::path));
-        return out;
     }
 
     /** Every source (object or sensor) whose path matches; caller holds the lock. */
     private List<Source> sources(PathPattern p) {
-        List<Source> out = new ArrayList<>(matching(objects, p));
-        for (AttributeNode a : matching(attributes, p)) if (a.offered() != 0) out.add(a);
+        return matching(p, Source.class, true);
+    }
+
+    /**
+     * The sources of {@code kind} matching {@code p}, sorted by path; {@code sensorsOnly} leaves out
+     * supplied attributes. Walks only the subtree under the pattern's literal leading segments.
+     * Caller holds the lock.
+     */
+    private <T extends Source> List<T> matching(PathPattern p, Class<T> kind, boolean sensorsOnly) {
+        List<T> out = new ArrayList<>();
+        if (p.isLiteral()) {
+            Source s = lookup(p.text());
+            if (kind.isInstance(s) && wanted(s, sensorsOnly)) out.add(kind.cast(s));
+            return out;
+        }
+        Source start = root;
+        for (int i = 0; i < p.literalPrefixLength(); i++) {
+            start = start instanceof ObjectNode ? ((ObjectNode) start).member(p.segment(i)) : null;
+            if (start == null) return out;
+        }
+        collect(start, p, kind, sensorsOnly, out);
+        out.sort(Comparator.comparing(Source::path));
         return out;
+    }
+
+    private static <T extends Source> void collect(Source s, PathPattern p, Class<T> kind, boolean sensorsOnly,
+            List<T> out) {
+        if (kind.isInstance(s) && wanted(s, sensorsOnly) && p.matches(s.path())) out.add(kind.cast(s));
+        if (s instanceof ObjectNode) {
+            for (Source m = ((ObjectNode) s).firstMember(); m != null; m = m.nextMember) collect(m, p, kind, sensorsOnly, out);
+        }
+    }
+
+    private static boolean wanted(Source s, boolean sensorsOnly) {
+        return !sensorsOnly || s instanceof ObjectNode || s.offered() != 0;
     }
 
     // ---- structure ----
@@ -105,28 +150,32 @@ public final class MibTree {
     /** The object at {@code path}, created with intermediate "folder" objects if absent. */
     public ObjectNode object(String path, String type) {
         if (path == null || path.isEmpty()) return root;
-        ObjectNode node = root;
-        String[] segs = path.split("/", -1);
-        for (int i = 0; i < segs.length; i++) {
-            node = createChild(node, segs[i], i == segs.length - 1 ? type : "folder", true);
+        synchronized (lock) { // one lock for the whole walk (re-entered by each step)
+            ObjectNode node = root;
+            int start = 0;
+            while (true) {
+                int end = path.indexOf('/', start);
+                String segment = end < 0 ? path.substring(start) : path.substring(start, end);
+                node = createChild(node, segment, end < 0 ? type : "folder", true);
+                if (end < 0) return node;
+                start = end + 1;
+            }
         }
-        return node;
     }
 
     ObjectNode createChild(ObjectNode parent, String name, String type, boolean existingOk) {
         Names.check("object", name);
         Names.checkType(type);
         synchronized (lock) {
-            ObjectNode existing = parent.children.get(name);
-            if (existing != null && existingOk) return existing;
-            requireFree(parent, name);
+            Source existing = parent.member(name);
+            if (existing instanceof ObjectNode && existingOk) return (ObjectNode) existing;
+            requireFree(parent, name, existing);
             ObjectNode child = new ObjectNode(this, nextId++, parent, name, type);
-            parent.children.put(name, child);
-            objects.put(child.path, child);
+            parent.addMember(child);
             attach(child);
             if ((parent.gate() & EventKind.CHILD_ADDED.bit()) != 0) {
-                parent.emit(LiveEvent.objectEvent(EventKind.CHILD_ADDED, parent.id, parent.path, clock.nanos(), child.id,
-                        child.path));
+                parent.emit(LiveEvent.objectEvent(EventKind.CHILD_ADDED, parent.id, parent.path(), clock.nanos(), child.id,
+                        child.path()));
             }
             return child;
         }
@@ -135,13 +184,40 @@ public final class MibTree {
     <T extends AttributeNode> T addAttribute(ObjectNode owner, String name, IntFunction<T> factory) {
         Names.check("attribute", name);
         synchronized (lock) {
-            requireFree(owner, name);
-            T a = factory.apply(nextId++);
-            owner.attributes.put(name, a);
-            attributes.put(a.path, a);
-            attach(a);
-            return a;
+            requireFree(owner, name, owner.member(name));
+            return added(owner, factory.apply(nextId++));
         }
+    }
+
+    /**
+     * An application-written sensor of {@code type}: as {@link #addAttribute}, but built here by type
+     * so that creating a request's sensors allocates the sensors and nothing else (no factory).
+     */
+    AttributeNode addSensor(ObjectNode owner, ValueType type, String name, String unit, String description) {
+        Names.check("attribute", name);
+        synchronized (lock) {
+            requireFree(owner, name, owner.member(name));
+            int id = nextId++;
+            switch (type) {
+                case LONG:
+                    return added(owner, new LongSensorNode(owner, id, name, unit, description, null));
+                case DOUBLE:
+                    return added(owner, new DoubleSensorNode(owner, id, name, unit, description, null));
+                case BOOLEAN:
+                    return added(owner, new BooleanSensorNode(owner, id, name, unit, description));
+                case STRING:
+                    return added(owner, new StringSensorNode(owner, id, name, unit, description));
+                default:
+                    throw new IllegalArgumentException("sensor '" + name + "': unknown value type " + type);
+            }
+        }
+    }
+
+    /** Links the new attribute {@code a} into {@code owner} and gives it its taps; caller holds the lock. */
+    private <T extends AttributeNode> T added(ObjectNode owner, T a) {
+        owner.addMember(a);
+        attach(a);
+        return a;
     }
 
     /** A LONG sensor whose pull reads {@code sampler} and which {@link LongSensorNode#sample()} updates. */
@@ -166,27 +242,29 @@ public final class MibTree {
         return addAttribute(owner, name, id -> new SampledAttribute(owner, id, name, type, unit, description, reader));
     }
 
-    private void requireFree(ObjectNode parent, String name) {
+    /** Throws unless {@code parent} is alive and {@code existing} (its member of that name) is null. */
+    private static void requireFree(ObjectNode parent, String name, Source existing) {
         if (parent.isDeleted()) {
-            throw new IllegalStateException("object " + parent.path + " was deleted; cannot add '" + name + "' to it");
+            throw new IllegalStateException("object " + parent.path() + " was deleted; cannot add '" + name + "' to it");
         }
-        if (parent.children.containsKey(name) || parent.attributes.containsKey(name)) {
-            throw new IllegalArgumentException("'" + Names.child(parent.path, name) + "' exists already (as "
-                    + (parent.children.containsKey(name) ? "an object" : "an attribute") + ")");
+        if (existing != null) {
+            throw new IllegalArgumentException("'" + Names.child(parent.path(), name) + "' exists already (as "
+                    + (existing instanceof ObjectNode ? "an object" : "an attribute") + ")");
         }
     }
 
     /** Gives a new source the taps and suspension of this moment; caller holds the lock. */
     private void attach(Source s) {
-        if (s.offered() == 0) return;
+        if (s.offered() == 0 || (suspensions.isEmpty() && taps.isEmpty())) return; // idle: no path built
+        String path = s.path();
         for (PathPattern p : suspensions) {
-            if (p.matches(s.path)) {
+            if (p.matches(path)) {
                 s.setSuspended(true);
                 break;
             }
         }
         for (Tap t : taps) {
-            if ((t.kindMask() & s.offered()) != 0 && t.selector().matches(s.path)) s.addTap(t);
+            if ((t.kindMask() & s.offered()) != 0 && t.selector().matches(path)) s.addTap(t);
         }
     }
 
@@ -196,27 +274,28 @@ public final class MibTree {
             if (node.isDeleted()) return;
             deleteSubtree(node);
             ObjectNode parent = node.parentNode();
-            parent.children.remove(node.name());
+            parent.removeMember(node);
             if ((parent.gate() & EventKind.CHILD_REMOVED.bit()) != 0) {
-                parent.emit(LiveEvent.objectEvent(EventKind.CHILD_REMOVED, parent.id, parent.path, clock.nanos(), node.id,
-                        node.path));
+                parent.emit(LiveEvent.objectEvent(EventKind.CHILD_REMOVED, parent.id, parent.path(), clock.nanos(), node.id,
+                        node.path()));
             }
         }
     }
 
-    /** Deepest first: children are deleted (and say so) before their parent. */
+    /**
+     * Deepest first: children are deleted (and say so) before their parent. The subtree keeps its
+     * own member lists (a deleted object still lists what it had); only the top is unlinked.
+     */
     private void deleteSubtree(ObjectNode node) {
-        for (ObjectNode c : node.children.values()) deleteSubtree(c);
-        node.markDeleted();
+        for (Source m = node.firstMember(); m != null; m = m.nextMember) {
+            if (m instanceof ObjectNode) deleteSubtree((ObjectNode) m);
+            else m.detach();
+        }
+        node.markRemoved(); // isDeleted() from here, also for whoever receives OBJECT_DELETED
         if ((node.gate() & EventKind.OBJECT_DELETED.bit()) != 0) {
-            node.emit(LiveEvent.objectEvent(EventKind.OBJECT_DELETED, node.id, node.path, clock.nanos(), 0, null));
+            node.emit(LiveEvent.objectEvent(EventKind.OBJECT_DELETED, node.id, node.path(), clock.nanos(), 0, null));
         }
-        objects.remove(node.path, node);
         node.detach();
-        for (AttributeNode a : node.attributes.values()) {
-            attributes.remove(a.path, a);
-            a.detach();
-        }
     }
 
     // ---- taps and management ----

@@ -11,9 +11,8 @@ import io.sonde.api.live.Notification;
 import io.sonde.api.live.StringSensor;
 import io.sonde.api.live.ValueType;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
@@ -30,19 +29,85 @@ public final class ObjectNode extends Source implements MonitoredObject {
     static final int OBJECT_KINDS = EventKind.CHILD_ADDED.bit() | EventKind.CHILD_REMOVED.bit()
             | EventKind.OBJECT_DELETED.bit() | EventKind.NOTIFICATION.bit();
 
-    private final String name;
+    /** Members above which a name index is kept; below, a lookup walks the (short) list. */
+    static final int INDEX_FROM = 8;
+
     private final String type;
     private final ObjectNode parent;
-    /** Guarded by the tree's lock; in creation order. */
-    final Map<String, ObjectNode> children = new LinkedHashMap<>();
-    final Map<String, AttributeNode> attributes = new LinkedHashMap<>();
-    private volatile boolean deleted;
+    /** Guarded by the tree's lock: the members (attributes and children) in creation order. */
+    private Source firstMember;
+    private Source lastMember;
+    private int memberCount;
+    /** Guarded by the tree's lock: name to member, built once the object has many members, else null. */
+    private HashMap<String, Source> index;
 
     ObjectNode(MibTree tree, int id, ObjectNode parent, String name, String type) {
-        super(tree, id, parent == null ? "" : Names.child(parent.path, name), OBJECT_KINDS);
+        super(tree, id, name, OBJECT_KINDS);
         this.parent = parent;
-        this.name = name;
         this.type = type;
+    }
+
+    @Override
+    String buildPath() {
+        return parent == null ? "" : Names.child(parent.path(), name);
+    }
+
+    // ---- members, under the tree's lock ----
+
+    /** The member called {@code name}, or null. */
+    Source member(String name) {
+        if (index != null) return index.get(name);
+        for (Source s = firstMember; s != null; s = s.nextMember) {
+            if (s.name.equals(name)) return s;
+        }
+        return null;
+    }
+
+    /** The first member, to walk the list with {@link Source#nextMember}. */
+    Source firstMember() {
+        return firstMember;
+    }
+
+    void addMember(Source s) {
+        s.prevMember = lastMember;
+        if (lastMember == null) firstMember = s;
+        else lastMember.nextMember = s;
+        lastMember = s;
+        memberCount++;
+        if (index != null) {
+            index.put(s.name, s);
+        } else if (memberCount > INDEX_FROM) {
+            index = new HashMap<>();
+            for (Source m = firstMember; m != null; m = m.nextMember) index.put(m.name, m);
+        }
+    }
+
+    void removeMember(Source s) {
+        if (s.prevMember == null) firstMember = s.nextMember;
+        else s.prevMember.nextMember = s.nextMember;
+        if (s.nextMember == null) lastMember = s.prevMember;
+        else s.nextMember.prevMember = s.prevMember;
+        s.prevMember = null;
+        s.nextMember = null;
+        memberCount--;
+        if (index != null) index.remove(s.name, s);
+    }
+
+    private <T> List<T> members(Class<T> kind) {
+        synchronized (tree.lock) {
+            List<T> out = new ArrayList<>();
+            for (Source s = firstMember; s != null; s = s.nextMember) {
+                if (kind.isInstance(s)) out.add(kind.cast(s));
+            }
+            return out;
+        }
+    }
+
+    private <T> Optional<T> member(String name, Class<T> kind) {
+        synchronized (tree.lock) {
+            Source s = member(name);
+            return kind.isInstance(s) ? Optional.of(kind.cast(s)) : Optional.empty();
+        }
     }
 
     @Override
@@ -71,30 +136,22 @@ public final class ObjectNode extends Source implements MonitoredObject {
 
     @Override
     public List<MonitoredObject> children() {
-        synchronized (tree.lock) {
-            return new ArrayList<>(children.values());
-        }
+        return members(MonitoredObject.class);
     }
 
     @Override
     public Optional<MonitoredObject> child(String name) {
-        synchronized (tree.lock) {
-            return Optional.ofNullable(children.get(name));
-        }
+        return member(name, MonitoredObject.class);
     }
 
     @Override
     public List<Attribute> attributes() {
-        synchronized (tree.lock) {
-            return new ArrayList<>(attributes.values());
-        }
+        return members(Attribute.class);
     }
 
     @Override
     public Optional<Attribute> attribute(String name) {
-        synchronized (tree.lock) {
-            return Optional.ofNullable(attributes.get(name));
-        }
+        return member(name, Attribute.class);
     }
 
     @Override
@@ -114,11 +171,7 @@ public final class ObjectNode extends Source implements MonitoredObject {
 
     @Override
     public boolean isDeleted() {
-        return deleted;
-    }
-
-    void markDeleted() {
-        deleted = true;
+        return isRemoved();
     }
 
     @Override
@@ -127,28 +180,28 @@ public final class ObjectNode extends Source implements MonitoredObject {
         Notification n = new Notification(type, message, sequence, userData);
         synchronized (tree.lock) { // the object's emit lock: its events stay in order
             if ((gate() & EventKind.NOTIFICATION.bit()) == 0) return;
-            emit(LiveEvent.notification(id, path, tree.clock.nanos(), n));
+            emit(LiveEvent.notification(id, path(), tree.clock.nanos(), n));
         }
     }
 
     @Override
     public LongSensor longSensor(String name, String unit, String description) {
-        return tree.addAttribute(this, name, id -> new LongSensorNode(this, id, name, unit, description, null));
+        return (LongSensor) tree.addSensor(this, ValueType.LONG, name, unit, description);
     }
 
     @Override
     public DoubleSensor doubleSensor(String name, String unit, String description) {
-        return tree.addAttribute(this, name, id -> new DoubleSensorNode(this, id, name, unit, description, null));
+        return (DoubleSensor) tree.addSensor(this, ValueType.DOUBLE, name, unit, description);
     }
 
     @Override
     public BooleanSensor booleanSensor(String name, String unit, String description) {
-        return tree.addAttribute(this, name, id -> new BooleanSensorNode(this, id, name, unit, description));
+        return (BooleanSensor) tree.addSensor(this, ValueType.BOOLEAN, name, unit, description);
     }
 
     @Override
     public StringSensor stringSensor(String name, String unit, String description) {
-        return tree.addAttribute(this, name, id -> new StringSensorNode(this, id, name, unit, description));
+        return (StringSensor) tree.addSensor(this, ValueType.STRING, name, unit, description);
     }
 
     @Override
@@ -181,6 +234,6 @@ public final class ObjectNode extends Source implements MonitoredObject {
 
     @Override
     public String toString() {
-        return (path.isEmpty() ? "<root>" : path) + " : " + type + " #" + id;
+        return (parent == null ? "<root>" : path()) + " : " + type + " #" + id;
     }
 }

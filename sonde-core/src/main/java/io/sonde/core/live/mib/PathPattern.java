@@ -1,8 +1,5 @@
 package io.sonde.core.live.mib;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * A glob over slash-separated paths: {@code *} matches any characters within one segment,
  * {@code ?} one character, and a whole segment {@code **} any number of segments (none too).
@@ -48,6 +45,18 @@ public final class PathPattern {
         return new PathPattern(pattern, segs, literal);
     }
 
+    /** How many leading segments have no wildcard (all of them for a literal pattern). */
+    public int literalPrefixLength() {
+        int n = 0;
+        while (n < segments.length && segments[n].indexOf('*') < 0 && segments[n].indexOf('?') < 0) n++;
+        return n;
+    }
+
+    /** Segment {@code i} of the pattern (0-based). */
+    public String segment(int i) {
+        return segments[i];
+    }
+
     /** Whether the pattern has no wildcard (it names one path). */
     public boolean isLiteral() {
         return literal;
@@ -60,48 +69,44 @@ public final class PathPattern {
 
     public boolean matches(String path) {
         if (literal) return text.equals(path);
-        List<String> parts = split(path);
-        return match(0, parts, 0);
+        // Positions in the path are the start index of its next segment; past the end (length + 1)
+        // none is left. The root "" has no segment at all. No allocation: a subscription's pattern
+        // is matched against every source created while it stands.
+        return match(0, path, path.isEmpty() ? 1 : 0);
     }
 
-    private static List<String> split(String path) {
-        List<String> parts = new ArrayList<>();
-        if (path.isEmpty()) return parts;
-        int start = 0;
-        for (int i = 0; i <= path.length(); i++) {
-            if (i == path.length() || path.charAt(i) == '/') {
-                parts.add(path.substring(start, i));
-                start = i + 1;
-            }
-        }
-        return parts;
-    }
-
-    private boolean match(int si, List<String> parts, int pi) {
-        if (si == segments.length) return pi == parts.size();
+    private boolean match(int si, String path, int pi) {
+        int end = path.length();
+        if (si == segments.length) return pi > end;
         if (segments[si].equals(ANY_SEGMENTS)) {
-            for (int k = pi; k <= parts.size(); k++) {
-                if (match(si + 1, parts, k)) return true;
+            for (int k = pi;;) {
+                if (match(si + 1, path, k)) return true;
+                if (k > end) return false;
+                int slash = path.indexOf('/', k);
+                k = slash < 0 ? end + 1 : slash + 1;
             }
-            return false;
         }
-        return pi < parts.size() && segmentMatches(segments[si], 0, parts.get(pi), 0) && match(si + 1, parts, pi + 1);
+        if (pi > end) return false;
+        int slash = path.indexOf('/', pi);
+        int segEnd = slash < 0 ? end : slash;
+        return segmentMatches(segments[si], 0, path, pi, segEnd) && match(si + 1, path, segEnd + 1);
     }
 
-    private static boolean segmentMatches(String glob, int gi, String s, int i) {
+    /** Whether {@code glob} from {@code gi} matches {@code s} from {@code i} to {@code sEnd}. */
+    private static boolean segmentMatches(String glob, int gi, String s, int i, int sEnd) {
         while (gi < glob.length()) {
             char g = glob.charAt(gi);
             if (g == '*') {
-                for (int k = i; k <= s.length(); k++) {
-                    if (segmentMatches(glob, gi + 1, s, k)) return true;
+                for (int k = i; k <= sEnd; k++) {
+                    if (segmentMatches(glob, gi + 1, s, k, sEnd)) return true;
                 }
                 return false;
             }
-            if (i == s.length() || (g != '?' && g != s.charAt(i))) return false;
+            if (i == sEnd || (g != '?' && g != s.charAt(i))) return false;
             gi++;
             i++;
         }
-        return i == s.length();
+        return i == sEnd;
     }
 
     @Override

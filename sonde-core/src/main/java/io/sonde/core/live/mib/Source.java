@@ -17,27 +17,52 @@ public abstract class Source {
     private static final VarHandle GATE = handle(MethodHandles.lookup(), "gate", int.class);
     private static final Tap[] NO_TAPS = new Tap[0];
 
+    private static final VarHandle TAPS = handle(MethodHandles.lookup(), "taps", Tap[].class);
+    private static final VarHandle REMOVED = handle(MethodHandles.lookup(), "removed", boolean.class);
+
     final MibTree tree;
     final int id;
-    final String path;
+    final String name;
     /** Kinds this source can generate. */
     private final int offered;
 
+    /**
+     * Built on first use ({@link #path()}): an object that lives for one request and that nobody
+     * looks at never builds its path. Racy single-check: a String is immutable (safely published
+     * through its final fields) and every thread builds an equal one, so a lost race costs only a
+     * duplicate string.
+     */
+    private String path;
+
     @SuppressWarnings("unused") // through GATE
     private int gate;
-    /** Copy-on-write under the tree's lock; read by emitters. */
-    private volatile Tap[] taps = NO_TAPS;
+    /**
+     * Copy-on-write under the tree's lock (release store); read by emitters (acquire load). Not
+     * volatile: the fence of a volatile store would be paid by every delete of an idle source.
+     */
+    @SuppressWarnings("unused") // through TAPS
+    private Tap[] taps = NO_TAPS;
     /** Guarded by the tree's lock. */
     private boolean suspended;
+    /** Written once under the tree's lock (release), read anywhere (acquire). */
+    @SuppressWarnings("unused") // through REMOVED
     private boolean removed;
     private GateListener listener;
     /** Events generated here (under the emitting lock: the sensor's, or the tree's for objects). */
     private long produced;
 
-    Source(MibTree tree, int id, String path, int offered) {
+    /**
+     * Members of an object (its attributes and child objects, one namespace) form a doubly linked
+     * list in creation order through these fields, guarded by the tree's lock: no map entry per
+     * member; {@link ObjectNode} adds a name index only when it has many members.
+     */
+    Source prevMember;
+    Source nextMember;
+
+    Source(MibTree tree, int id, String name, int offered) {
         this.tree = tree;
         this.id = id;
-        this.path = path;
+        this.name = name;
         this.offered = offered;
     }
 
@@ -54,8 +79,18 @@ public abstract class Source {
         return id;
     }
 
+    /** The path: the owner's path, '/', this name ("" for the root). */
     public final String path() {
-        return path;
+        String p = path;
+        if (p == null) path = p = buildPath();
+        return p;
+    }
+
+    abstract String buildPath();
+
+    /** Whether this source left the tree (deleted with its object). */
+    final boolean isRemoved() {
+        return (boolean) REMOVED.getAcquire(this);
     }
 
     /** The gate: the kinds to generate now, 0 for nothing. One opaque load. */
@@ -78,7 +113,7 @@ public abstract class Source {
         produced++;
         tree.countProduced();
         int bit = e.kind().bit();
-        for (Tap t : taps) {
+        for (Tap t : taps()) {
             if ((t.kindMask() & bit) != 0) t.offer(e);
         }
     }
@@ -89,24 +124,28 @@ public abstract class Source {
         return suspended;
     }
 
+    private Tap[] taps() {
+        return (Tap[]) TAPS.getAcquire(this);
+    }
+
     final void addTap(Tap t) {
-        Tap[] old = taps;
+        Tap[] old = taps();
         for (Tap x : old) if (x == t) return;
         Tap[] n = java.util.Arrays.copyOf(old, old.length + 1);
         n[old.length] = t;
-        taps = n;
+        TAPS.setRelease(this, n);
         updateGate();
     }
 
     final void removeTap(Tap t) {
-        Tap[] old = taps;
+        Tap[] old = taps();
         int k = -1;
         for (int i = 0; i < old.length; i++) if (old[i] == t) k = i;
         if (k < 0) return;
         Tap[] n = new Tap[old.length - 1];
         System.arraycopy(old, 0, n, 0, k);
         System.arraycopy(old, k + 1, n, k, old.length - k - 1);
-        taps = n;
+        TAPS.setRelease(this, n);
         updateGate();
     }
 
@@ -115,10 +154,15 @@ public abstract class Source {
         updateGate();
     }
 
+    /** Marks the source as gone from the tree, before its last event (the gate stays as it is). */
+    final void markRemoved() {
+        REMOVED.setRelease(this, true);
+    }
+
     /** The source left the tree: nothing more to generate, ever. */
     final void detach() {
-        removed = true;
-        taps = NO_TAPS;
+        markRemoved();
+        if (taps() != NO_TAPS) TAPS.setRelease(this, NO_TAPS);
         updateGate();
     }
 
@@ -132,11 +176,12 @@ public abstract class Source {
 
     private void updateGate() {
         int m = 0;
-        if (!suspended && !removed) {
-            for (Tap t : taps) m |= t.kindMask();
+        if (!suspended && !isRemoved()) {
+            for (Tap t : taps()) m |= t.kindMask();
             m &= offered;
         }
         int old = (int) GATE.getOpaque(this);
+        if (old == m) return;
         GATE.setRelease(this, m);
         if (listener != null && (old == 0) != (m == 0)) listener.gateChanged(this, m != 0);
     }

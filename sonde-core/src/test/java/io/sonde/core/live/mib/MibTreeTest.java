@@ -94,6 +94,11 @@ class MibTreeTest {
         assertThat(order.isDeleted()).isTrue();
         assertThat(line.isDeleted()).isTrue();
         assertThat(tree.find("shop/orders/1")).isNull();
+        // a deleted object keeps its path (built lazily, also after the delete) and its members
+        assertThat(order.path()).isEqualTo("shop/orders/1");
+        assertThat(items.path()).isEqualTo("shop/orders/1/items");
+        assertThat(order.children()).containsExactly(line);
+        assertThat(order.attributes()).containsExactly(items);
         assertThat(tree.find("shop/orders/1/line1")).isNull();
         assertThat(tree.findAttribute("shop/orders/1/items")).isNull();
         assertThat(tree.find("shop/orders").children()).isEmpty();
@@ -125,7 +130,7 @@ class MibTreeTest {
                 for (int i = 0; i < 3000; i++) {
                     String path = "shop/orders/" + r.nextInt(16);
                     try {
-                        switch (r.nextInt(4)) {
+                        switch (r.nextInt(5)) {
                             case 0:
                                 tree.object(path, "Order");
                                 break;
@@ -135,6 +140,11 @@ class MibTreeTest {
                                 break;
                             case 2:
                                 tree.object(path, "Order").createChild("line" + r.nextInt(4), "Line");
+                                break;
+                            case 3: // a pattern walk while others change the tree
+                                for (ObjectNode line : tree.objects(PathPattern.parse("shop/orders/*/line?"))) {
+                                    if (!line.path().startsWith("shop/orders/")) throw new AssertionError(line.path());
+                                }
                                 break;
                             default:
                                 tree.object(path, "Order").longSensor("a" + r.nextInt(4), "", "").set(i);
@@ -153,6 +163,43 @@ class MibTreeTest {
         pool.shutdown();
         assertThat(ops).isGreaterThan(threads * 1000);
         assertConsistent();
+    }
+
+    @Test
+    void manyMembersAreFoundByNameAndListedInCreationOrderAcrossTheNameIndex() {
+        ObjectNode orders = tree.object("shop/orders", "Orders");
+        List<MonitoredObject> made = new ArrayList<>();
+        for (int i = 0; i < 3 * ObjectNode.INDEX_FROM; i++) made.add(orders.createChild("o" + i, "Order"));
+        LongSensor count = orders.longSensor("count", "", "");
+        assertThat(orders.children()).containsExactlyElementsOf(made);
+        for (int i = 0; i < made.size(); i += 2) made.get(i).delete();
+        List<MonitoredObject> left = new ArrayList<>();
+        for (int i = 1; i < made.size(); i += 2) left.add(made.get(i));
+        assertThat(orders.children()).containsExactlyElementsOf(left);
+        assertThat(orders.attributes()).containsExactly(count);
+        assertThat(tree.find("shop/orders/o0")).isNull();
+        assertThat(tree.find("shop/orders/o1")).isSameAs(left.get(0));
+        assertThat(tree.findAttribute("shop/orders/count")).isSameAs(count);
+        assertThat(tree.find("shop/orders/count")).as("an attribute is not an object").isNull();
+        assertThat(tree.findAttribute("shop/orders/o1")).as("an object is not an attribute").isNull();
+        MonitoredObject again = orders.createChild("o0", "Order");
+        assertThat(tree.find("shop/orders/o0")).isSameAs(again);
+        assertThat(orders.children()).last().isSameAs(again);
+        assertThatThrownBy(() -> orders.createChild("o1", "Order")).hasMessageContaining("exists already (as an object)");
+        assertThatThrownBy(() -> orders.createChild("count", "Order")).hasMessageContaining("exists already (as an attribute)");
+    }
+
+    @Test
+    void lookupsOfMalformedOrMissingPathsFindNothing() {
+        tree.object("a/b", "B").longSensor("x", "", "");
+        assertThat(tree.find("a//b")).isNull();
+        assertThat(tree.find("a/b/")).isNull();
+        assertThat(tree.find("a/b/x/y")).isNull();
+        assertThat(tree.findAttribute("a/b/x/y")).isNull();
+        assertThat(tree.find("")).isSameAs(tree.root());
+        assertThat(tree.find(null)).isNull();
+        assertThat(tree.objects(PathPattern.parse("a/zz/*"))).isEmpty();
+        assertThat(tree.objects(PathPattern.parse("a/b/x/*"))).as("under an attribute").isEmpty();
     }
 
     private void assertConsistent() {
