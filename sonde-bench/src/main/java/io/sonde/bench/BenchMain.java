@@ -8,7 +8,8 @@ import java.util.Arrays;
  * {@code analysis} the analysis throughput and memory benchmark, {@code real} the benchmark on real
  * libraries (H2, Javalin/Jetty) with no agent, Sonde and Kieker, {@code ingest} the collector's ingest
  * rate, {@code mooms} the MOOMS live-monitoring experiment against JMX notifications, {@code packing}
- * the packing study (static degrees against adaptive packing).
+ * the packing study (static degrees against adaptive packing), {@code weave} the agent's weaving
+ * time per class on H2 (start-up and attach).
  * See docs/benchmarks.md.
  */
 public final class BenchMain {
@@ -40,11 +41,14 @@ public final class BenchMain {
                 case "mooms":
                     io.sonde.bench.mooms.MoomsBenchmark.main(rest);
                     return;
+                case "weave":
+                    io.sonde.bench.weave.WeaveBenchmark.main(rest);
+                    return;
                 case "packing":
                     io.sonde.bench.packing.PackingBenchmark.main(rest);
                     return;
                 default:
-                    System.err.println("usage: sonde bench micro|overhead|sim|analysis|real|ingest|mooms|packing [options]   (see docs/benchmarks.md)");
+                    System.err.println("usage: sonde bench micro|overhead|sim|analysis|real|weave|ingest|mooms|packing [options]   (see docs/benchmarks.md)");
                     System.exit(2);
             }
         } catch (IllegalArgumentException e) {

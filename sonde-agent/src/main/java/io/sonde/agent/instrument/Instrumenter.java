@@ -262,6 +262,7 @@ public final class Instrumenter {
         @Override
         public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded, Throwable error) {
             if (failedClasses.add(typeName)) {
+                stats.failed(typeName, error);
                 AgentLog.info("cannot instrument " + typeName + ", leaving it alone: " + error);
                 if (verbose) {
                     error.printStackTrace();
