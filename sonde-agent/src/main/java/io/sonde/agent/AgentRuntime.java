@@ -93,7 +93,7 @@ public final class AgentRuntime {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> stats.report().forEach(AgentLog::info), "sonde-weave-stats"));
         }
         Instrumenter instrumenter = new Instrumenter(
-                inst, o.methods(), catalog, o.verbose(), agentClasses, o.executors(), stats);
+                inst, o.methods(), catalog, o.verbose(), agentClasses, o.executors(), stats, o.weaver());
         if (dynamic) {
             instrumenter.onProgress((woven, total) -> publishWeaving(new AgentState.Weaving(false, woven, total, 0)));
         }
@@ -120,7 +120,7 @@ public final class AgentRuntime {
                 AgentLog.info(status + "; " + instrumenter.transformedClasses() + " class(es) instrumented at start");
             }
             if (dynamic) {
-                int n = instrumenter.transformedClasses();
+                int n = instrumenter.loadedClassesWoven();
                 publishWeaving(new AgentState.Weaving(true, n, Math.max(n, instrumenter.retransformTotal()),
                         millisSince(loadedAt)));
                 if (stats.on()) {

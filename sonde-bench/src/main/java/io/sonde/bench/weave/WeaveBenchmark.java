@@ -147,11 +147,12 @@ public final class WeaveBenchmark {
             }
         }
         Double noneStartup = median(measured.get(configs.get(0)), "startup_s");
+        Double noneLoad = median(measured.get(configs.get(0)), "load_s");
         ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         ArrayNode array = mapper.createArrayNode();
         StringBuilder table = new StringBuilder(
-                "| configuration | runs | classes | woven | start-up s | agent start s | load s | weaving s | ms per woven class | max ms | not woven | attach s |\n"
-                        + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                "| configuration | runs | classes | woven | start-up s | agent start s | load s | weaving s | ms per woven class | load extra ms per class | max ms | not woven | attach s |\n"
+                        + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Config c : configs) {
             List<Map<String, Double>> ms = measured.getOrDefault(c, List.of());
             ObjectNode o = array.addObject();
@@ -172,12 +173,18 @@ public final class WeaveBenchmark {
                 put(o, k, median(ms, k));
             }
             put(o, "agent_startup_s", agentStart);
+            Double loadExtra = c.agent() == null || c.attach() ? null : difference(median(ms, "load_s"), noneLoad);
+            Double woven = median(ms, "woven");
+            put(o, "load_extra_s", loadExtra);
+            put(o, "load_extra_ms_per_class", loadExtra == null || woven == null || woven == 0 ? null : loadExtra * 1e3 / woven);
             ArrayNode perRun = o.putArray("ms_per_class_runs");
             ms.forEach(m -> perRun.add(round(m.get("ms_per_class"))));
-            table.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
-                    c.label(), ms.size(), fmt(median(ms, "classes"), 0), fmt(median(ms, "woven"), 0), fmt(startup, 3),
+            table.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+                    c.label(), ms.size(), fmt(median(ms, "classes"), 0), fmt(woven, 0), fmt(startup, 3),
                     fmt(agentStart, 3), fmt(median(ms, "load_s"), 3), fmt(median(ms, "weave_s"), 3),
-                    fmt(median(ms, "ms_per_class"), 3), fmt(median(ms, "max_ms"), 1), fmt(median(ms, "failed"), 0),
+                    fmt(median(ms, "ms_per_class"), 3),
+                    fmt(loadExtra == null || woven == null || woven == 0 ? null : loadExtra * 1e3 / woven, 3),
+                    fmt(median(ms, "max_ms"), 1), fmt(median(ms, "failed"), 0),
                     fmt(median(ms, c.attach() ? "attach_total_s" : "none"), 3)));
         }
         Path file = json != null ? json : out.resolve("weave.json");
@@ -212,7 +219,9 @@ public final class WeaveBenchmark {
         command.addAll(List.of("-cp", app + File.pathSeparator + h2, WeaveApp.class.getName(),
                 "--jar", h2.toString(), "--prefix", "org.h2.", "--report", report.toString()));
         if (c.attach()) {
-            command.addAll(List.of("--attach", ready.toString()));
+            // initialised, as in a program that has been running: the JVM links a class before
+            // it re-transforms it, and a class loaded but never linked may fail to link there
+            command.addAll(List.of("--attach", ready.toString(), "--initialize", "true"));
         }
         Files.writeString(dir.resolve("command.txt"), String.join(" ", command) + "\n");
         long launch = epochMicros();
@@ -254,10 +263,12 @@ public final class WeaveBenchmark {
         m.put("load_s", Long.parseLong(r.get("load_ns")) / 1e9);
         m.put("classes", Double.parseDouble(r.get("classes")));
         if (c.agent() != null) {
-            double woven = number(r, "agent.weave.classes");
-            m.put("woven", woven);
-            m.put("weave_s", number(r, "agent.weave.ms") / 1e3);
-            m.put("ms_per_class", woven == 0 ? null : number(r, "agent.weave.ms") / woven);
+            // an agent without weaving counters (one built before them) gives only its class count
+            Double woven = number(r, "agent.weave.classes");
+            m.put("woven", woven != null ? woven : number(r, "agent.instrumented_classes"));
+            Double weaveMs = number(r, "agent.weave.ms");
+            m.put("weave_s", weaveMs == null ? null : weaveMs / 1e3);
+            m.put("ms_per_class", weaveMs == null || woven == null || woven == 0 ? null : weaveMs / woven);
             m.put("max_ms", number(r, "agent.weave.max.ms"));
             m.put("failed", number(r, "agent.weave.failed"));
         }
@@ -283,12 +294,13 @@ public final class WeaveBenchmark {
         }
     }
 
-    private static double number(Map<String, String> r, String key) throws IOException {
+    private static Double number(Map<String, String> r, String key) {
         String v = r.get(key);
-        if (v == null) {
-            throw new IOException("the agent reported no " + key + " (an agent without weaving counters?)");
-        }
-        return Double.parseDouble(v);
+        return v == null || v.equals("-") ? null : Double.valueOf(v);
+    }
+
+    private static Double difference(Double a, Double b) {
+        return a == null || b == null ? null : a - b;
     }
 
     private static Double median(List<Map<String, Double>> runs, String key) {

@@ -21,7 +21,7 @@ import javax.management.ObjectName;
  * class of a library jar under a package prefix, so that an agent weaves each of them once, and
  * writes a {@code key=value} report: when {@code main} was entered, how long loading took, how
  * many classes loaded and failed to load, and the agent's own weaving counters read from its MBean.
- * With {@code --attach} it then announces that it is ready (a file) and waits for an attached
+ * ({@code --initialize true}: loaded and initialised, so linked). With {@code --attach} it then announces that it is ready (a file) and waits for an attached
  * agent to finish weaving (the agent's {@code io.sonde.agent.weaving} property saying {@code done}).
  * Prints nothing itself; packed into a jar of its own so that the agent sees only this and the library.
  */
@@ -42,12 +42,13 @@ public final class WeaveApp {
 
         List<String> names = classNames(jar, prefix);
         ClassLoader loader = WeaveApp.class.getClassLoader();
+        boolean initialize = Boolean.parseBoolean(a.getOrDefault("--initialize", "false"));
         int failed = 0;
         long t0 = System.nanoTime();
         for (String name : names) {
             try {
-                Class.forName(name, false, loader);
-            } catch (LinkageError | ClassNotFoundException e) {
+                Class.forName(name, initialize, loader);
+            } catch (LinkageError | ClassNotFoundException | RuntimeException e) {
                 failed++; // e.g. a class whose super type is an optional dependency that is absent
             }
         }
