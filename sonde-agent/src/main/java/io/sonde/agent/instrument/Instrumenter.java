@@ -116,7 +116,10 @@ public final class Instrumenter {
         }
         boolean asm = weaver == AgentOptions.Weaver.ASM;
         if (asm) {
+            // first, before Byte Buddy (loaded below for the worker loops) costs its start-up:
+            // the application's classes are woven, with progress, as early as possible
             inst.addTransformer(new AsmTransformer(), true);
+            retransformLoaded();
         }
         Advice advice = Advice.withCustomMapping()
                 .bind(new ProbeIdMapping(catalog, stats))
@@ -167,9 +170,6 @@ public final class Instrumenter {
                         .visit(advice.on(selected(type)))
                         .visit(loopAdvice.on(loops(type))))
                 .installOn(inst);
-        if (asm) {
-            retransformLoaded();
-        }
     }
 
     /**
@@ -373,7 +373,7 @@ public final class Instrumenter {
         public void onBatch(int index, java.util.List<Class<?>> batch, java.util.List<Class<?>> types) {
             endBatch();
             retransformTotal = types.size();
-            progress.update(done, types.size());
+            progress.update(Math.min(done, types.size()), types.size()); // a split batch is retried: done may pass it
             batchStart = stats.start();
             batchSize = batch.size();
         }
