@@ -73,7 +73,7 @@ public final class AgentRuntime {
                 AgentLog.info(e);
             }
             AgentLog.info("bad options: the application runs unmonitored");
-            registerMBean(parsed.options(), null, null, errors, "not monitoring: bad options", agentJar, null);
+            registerMBean(parsed.options(), null, null, null, errors, "not monitoring: bad options", agentJar, null);
             if (dynamic) {
                 publishWeaving(new AgentState.Weaving(true, 0, 0, millisSince(loadedAt)));
             }
@@ -93,7 +93,7 @@ public final class AgentRuntime {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> stats.report().forEach(AgentLog::info), "sonde-weave-stats"));
         }
         Instrumenter instrumenter = new Instrumenter(
-                inst, o.methods(), catalog, o.verbose(), agentClasses, o.executors(), stats);
+                inst, o.methods(), catalog, o.verbose(), agentClasses, o.executors(), stats, o.weaver());
         if (dynamic) {
             instrumenter.onProgress((woven, total) -> publishWeaving(new AgentState.Weaving(false, woven, total, 0)));
         }
@@ -115,12 +115,12 @@ public final class AgentRuntime {
                     AgentLog.info("trace context will not follow executor tasks: " + e);
                 }
             }
-            registerMBean(o, catalog, instrumenter, List.of(), status, agentJar, budget);
+            registerMBean(o, catalog, instrumenter, stats, List.of(), status, agentJar, budget);
             if (o.verbose()) {
                 AgentLog.info(status + "; " + instrumenter.transformedClasses() + " class(es) instrumented at start");
             }
             if (dynamic) {
-                int n = instrumenter.transformedClasses();
+                int n = instrumenter.loadedClassesWoven();
                 publishWeaving(new AgentState.Weaving(true, n, Math.max(n, instrumenter.retransformTotal()),
                         millisSince(loadedAt)));
                 if (stats.on()) {
@@ -188,12 +188,18 @@ public final class AgentRuntime {
     }
 
     private static void registerMBean(
-            AgentOptions o, ProbeCatalog catalog, Instrumenter instrumenter, List<String> errors, String status,
-            String agentJar, BudgetController budget) {
+            AgentOptions o, ProbeCatalog catalog, Instrumenter instrumenter, WeaveStats stats, List<String> errors,
+            String status, String agentJar, BudgetController budget) {
         ProbesControl control = new ProbesControl(
                 catalog,
                 () -> instrumenter == null ? 0 : instrumenter.transformedClasses(),
-                budget == null ? CoreBinding::counters : () -> concat(CoreBinding.counters(), budget.counters()),
+                () -> {
+                    String[] counters = CoreBinding.counters();
+                    if (stats != null) {
+                        counters = concat(counters, stats.counters().toArray(new String[0]));
+                    }
+                    return budget == null ? counters : concat(counters, budget.counters());
+                },
                 errors,
                 status);
         ProbeSwitch.registerForProcess(control); // observers switch probes through the same switch

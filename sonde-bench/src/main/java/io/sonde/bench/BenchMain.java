@@ -9,7 +9,8 @@ import java.util.Arrays;
  * libraries (H2, Javalin/Jetty) with no agent, Sonde and Kieker, {@code ingest} the collector's ingest
  * rate, {@code mooms} the MOOMS live-monitoring experiment against JMX notifications, {@code packing}
  * the packing study (static degrees against adaptive packing), {@code live} the live layer's cost to the
- * application's thread (sensor gate, request objects created and deleted).
+ * application's thread (sensor gate, request objects created and deleted), {@code weave} the agent's
+ * weaving time per class on H2 (start-up and attach).
  * See docs/benchmarks.md.
  */
 public final class BenchMain {
@@ -41,6 +42,9 @@ public final class BenchMain {
                 case "mooms":
                     io.sonde.bench.mooms.MoomsBenchmark.main(rest);
                     return;
+                case "weave":
+                    io.sonde.bench.weave.WeaveBenchmark.main(rest);
+                    return;
                 case "packing":
                     io.sonde.bench.packing.PackingBenchmark.main(rest);
                     return;
@@ -48,7 +52,7 @@ public final class BenchMain {
                     io.sonde.bench.live.LiveCostBenchmark.main(rest);
                     return;
                 default:
-                    System.err.println("usage: sonde bench micro|overhead|sim|analysis|real|ingest|mooms|packing|live [options]   (see docs/benchmarks.md)");
+                    System.err.println("usage: sonde bench micro|overhead|sim|analysis|real|weave|ingest|mooms|packing|live [options]   (see docs/benchmarks.md)");
                     System.exit(2);
             }
         } catch (IllegalArgumentException e) {

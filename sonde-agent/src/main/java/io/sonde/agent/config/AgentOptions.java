@@ -19,6 +19,7 @@ import java.util.Map;
  * @param coreSettings every other key, in the order given, for the core's configuration
  * @param sources where the options came from, for messages ("-javaagent options", a file name)
  * @param weaveStats whether the agent measures where its weaving time goes and prints it at exit
+ * @param weaver which weaver puts the probes into the methods
  */
 public record AgentOptions(
         MethodFilter methods,
@@ -29,7 +30,16 @@ public record AgentOptions(
         boolean verbose,
         Map<String, String> coreSettings,
         List<String> sources,
-        boolean weaveStats) {
+        boolean weaveStats,
+        Weaver weaver) {
+
+    /** The weaver of option {@code weaver}. */
+    public enum Weaver {
+        /** Plain ASM in one pass, no type resolution (the default; {@code ProbeWeaver}). */
+        ASM,
+        /** Byte Buddy's {@code Advice}, inlined (the weaver before; kept for comparison). */
+        BYTE_BUDDY
+    }
 
     public AgentOptions {
         coreSettings = Map.copyOf(coreSettings);

@@ -36,7 +36,7 @@ public final class OptionsParser {
     public static final String ATTACH = "attach options";
 
     private static final String AGENT_KEYS =
-            "config, include, exclude, include.thread, exclude.thread, cpu, executors, probes, jmx, verbose, weave.stats";
+            "config, include, exclude, include.thread, exclude.thread, cpu, executors, probes, jmx, verbose, weave.stats, weaver";
 
     private final List<Rule> methodRules = new ArrayList<>();
     private final List<Rule> threadRules = new ArrayList<>();
@@ -48,6 +48,7 @@ public final class OptionsParser {
     private boolean jmx = true;
     private boolean verbose = false;
     private boolean weaveStats = false;
+    private AgentOptions.Weaver weaver = AgentOptions.Weaver.ASM;
     private int fileDepth;
 
     /** The outcome: options, usable only when {@code errors} is empty. */
@@ -81,7 +82,7 @@ public final class OptionsParser {
     private Result result() {
         AgentOptions o = new AgentOptions(
                 new MethodFilter(methodRules), new ThreadFilter(threadRules), executors, probesOn, jmx, verbose, core,
-                sources, weaveStats);
+                sources, weaveStats, weaver);
         return new Result(o, List.copyOf(errors));
     }
 
@@ -123,6 +124,13 @@ public final class OptionsParser {
             case "jmx" -> jmx = bool(value, original, where, jmx);
             case "verbose" -> verbose = bool(value, original, where, verbose);
             case "weave.stats" -> weaveStats = bool(value, original, where, weaveStats);
+            case "weaver" -> {
+                switch (value.toLowerCase(java.util.Locale.ROOT)) {
+                    case "asm" -> weaver = AgentOptions.Weaver.ASM;
+                    case "bytebuddy" -> weaver = AgentOptions.Weaver.BYTE_BUDDY;
+                    default -> error(where, "bad value '" + value + "' for key '" + original + "': must be one of asm, bytebuddy");
+                }
+            }
             case "cpu" -> coreSetting("cpu.time", value, original, where);
             default -> coreSetting(original, value, original, where);
         }

@@ -7,8 +7,14 @@ import static net.bytebuddy.matcher.ElementMatchers.isNative;
 import static net.bytebuddy.matcher.ElementMatchers.not;
 
 import io.sonde.agent.AgentLog;
+import io.sonde.agent.config.AgentOptions;
 import io.sonde.agent.pattern.MethodFilter;
+import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
+import java.security.ProtectionDomain;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -46,6 +52,9 @@ public final class Instrumenter {
     private final ClassFileLocator agentClasses;
     private final boolean clearAtWorkerLoops;
     private final WeaveStats stats;
+    private final AgentOptions.Weaver weaver;
+    private volatile int retransformDone;
+    private volatile int retransformFailed;
     private final AtomicInteger transformedClasses = new AtomicInteger();
     private final Set<String> failedClasses = ConcurrentHashMap.newKeySet();
     private volatile Progress progress = (woven, total) -> { };
@@ -70,8 +79,9 @@ public final class Instrumenter {
      *     that clears the trace parent their thread inherited from its starter, selected or not
      */
     public Instrumenter(Instrumentation inst, MethodFilter filter, ProbeCatalog catalog, boolean verbose,
-            ClassFileLocator agentClasses, boolean clearAtWorkerLoops, WeaveStats stats) {
+            ClassFileLocator agentClasses, boolean clearAtWorkerLoops, WeaveStats stats, AgentOptions.Weaver weaver) {
         this.inst = inst;
+        this.weaver = weaver;
         this.stats = stats;
         this.clearAtWorkerLoops = clearAtWorkerLoops;
         this.agentClasses = agentClasses;
@@ -90,11 +100,26 @@ public final class Instrumenter {
         return retransformTotal;
     }
 
+    /**
+     * Number of loaded classes re-transformed with probes by {@link #install()} (with the Byte Buddy
+     * weaver: every class it wove so far, as before).
+     */
+    public int loadedClassesWoven() {
+        return weaver == AgentOptions.Weaver.ASM ? retransformDone - retransformFailed : transformedClasses();
+    }
+
     /** Installs the transformer and re-transforms matching classes that are already loaded. */
     public void install() {
         if (filter.selectsNothing()) {
             AgentLog.info("no include pattern: no method is instrumented (see docs/agent.md)");
             return;
+        }
+        boolean asm = weaver == AgentOptions.Weaver.ASM;
+        if (asm) {
+            // first, before Byte Buddy (loaded below for the worker loops) costs its start-up:
+            // the application's classes are woven, with progress, as early as possible
+            inst.addTransformer(new AsmTransformer(), true);
+            retransformLoaded();
         }
         Advice advice = Advice.withCustomMapping()
                 .bind(new ProbeIdMapping(catalog, stats))
@@ -104,7 +129,9 @@ public final class Instrumenter {
             long t0 = stats.start();
             String name = type.getName();
             // names first: isSynthetic() makes the type pool parse the class file
-            boolean candidate = (filter.maySelectClass(name) || (clearAtWorkerLoops && WorkerLoops.hasLoops(name)))
+            // with the ASM weaver, Byte Buddy weaves only the classes that have worker loops
+            boolean candidate = (asm ? WorkerLoops.hasLoops(name) && (clearAtWorkerLoops || filter.maySelectClass(name))
+                    : filter.maySelectClass(name) || (clearAtWorkerLoops && WorkerLoops.hasLoops(name)))
                     && !type.isSynthetic();
             stats.end(WeaveStats.Phase.MATCH, t0);
             return candidate;
@@ -127,7 +154,7 @@ public final class Instrumenter {
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
                 .with(AgentBuilder.RedefinitionStrategy.BatchAllocator.ForFixedSize.ofSize(BATCH))
                 .with(AgentBuilder.RedefinitionStrategy.Listener.BatchReallocator.splitting())
-                .with(new Batches())
+                .with(asm ? AgentBuilder.RedefinitionStrategy.Listener.NoOp.INSTANCE : new Batches())
                 .with(AgentBuilder.Listener.ModuleReadEdgeCompleting.of(inst, false, io.sonde.core.probe.Probes.class))
                 .with(new Reporting())
                 .with(TimedTransformer.decorator(stats))
@@ -145,6 +172,122 @@ public final class Instrumenter {
                 .installOn(inst);
     }
 
+    /**
+     * The ASM weaver's share of the classes loaded before the agent: re-transformed in batches of
+     * {@link #BATCH}, with the progress reported after each. A batch the JVM refuses (a class that
+     * cannot be linked, say its super type's optional dependency is absent) is split in halves
+     * until the classes it refuses are found alone; those are counted, reported once and left as
+     * they are.
+     */
+    private void retransformLoaded() {
+        List<Class<?>> todo = new ArrayList<>();
+        for (Class<?> c : inst.getAllLoadedClasses()) {
+            if (c.isArray() || c.isPrimitive() || c.isHidden()) {
+                continue;
+            }
+            ClassLoader loader = c.getClassLoader();
+            String name = c.getName();
+            if (loader == null || loader == PLATFORM || !asmCandidate(name) || !inst.isModifiableClass(c)) {
+                continue;
+            }
+            todo.add(c);
+        }
+        retransformTotal = todo.size();
+        if (todo.isEmpty()) {
+            return;
+        }
+        progress.update(0, todo.size());
+        for (int from = 0; from < todo.size(); from += BATCH) {
+            List<Class<?>> batch = todo.subList(from, Math.min(todo.size(), from + BATCH));
+            long t0 = stats.start();
+            retransform(batch);
+            stats.end(WeaveStats.Phase.BATCH, t0);
+            retransformDone += batch.size();
+            progress.update(retransformDone, todo.size());
+        }
+    }
+
+    private void retransform(List<Class<?>> batch) {
+        try {
+            inst.retransformClasses(batch.toArray(new Class<?>[0]));
+        } catch (Throwable e) { // UnmodifiableClassException, or an error of linking, verifying, ...
+            if (batch.size() == 1) {
+                failed(batch.get(0).getName(), "cannot re-transform ", e);
+                retransformFailed++; // one thread re-transforms
+                return;
+            }
+            int half = batch.size() / 2;
+            retransform(batch.subList(0, half));
+            retransform(batch.subList(half, batch.size()));
+        }
+    }
+
+    /** Classes the ASM weaver considers: not ignored by name, maybe selected, no worker loops (Byte Buddy's). */
+    private boolean asmCandidate(String name) {
+        return !ignoredName(name) && !WorkerLoops.hasLoops(name) && filter.maySelectClass(name);
+    }
+
+    /** Counts and reports a class that cannot be woven, once per class. */
+    private void failed(String className, String what, Throwable error) {
+        if (failedClasses.add(className)) {
+            stats.failed(className, error);
+            AgentLog.info(what + className + ", leaving it alone: " + error);
+            if (verbose) {
+                error.printStackTrace();
+            }
+        }
+    }
+
+    /** The module Sonde's classes are in (the bootstrap loader's unnamed module). */
+    private static final Module SONDE_MODULE = io.sonde.core.probe.Probes.class.getModule();
+
+    /**
+     * The ASM weaver's class-file transformer ({@link ProbeWeaver}): decides by name first, so a
+     * class no pattern can select costs a few string comparisons.
+     */
+    private final class AsmTransformer implements ClassFileTransformer {
+        private final ProbeWeaver.Probes probes = (name, signature) -> {
+            long t0 = stats.start();
+            int id = catalog.probeFor(name, signature);
+            stats.end(WeaveStats.Phase.PROBE_IDS, t0);
+            return id;
+        };
+
+        @Override
+        public byte[] transform(Module module, ClassLoader loader, String internalName, Class<?> redefined,
+                ProtectionDomain domain, byte[] classFile) {
+            if (internalName == null || loader == null || loader == PLATFORM) {
+                return null;
+            }
+            String name = internalName.replace('/', '.');
+            if (!asmCandidate(name)) {
+                return null;
+            }
+            long t0 = System.nanoTime();
+            byte[] woven;
+            try {
+                woven = ProbeWeaver.weave(classFile, name, filter, probes);
+                if (woven != null && module != null && module.isNamed() && !module.canRead(SONDE_MODULE)) {
+                    inst.redefineModule(module, Set.of(SONDE_MODULE), Map.of(), Map.of(), Set.of(), Map.of());
+                }
+            } catch (Throwable e) { // never let a class fail to load because of the agent
+                failed(name, "cannot instrument ", e);
+                return null;
+            }
+            if (woven == null) {
+                stats.end(WeaveStats.Phase.TRANSFORM_PASSED, t0);
+                return null;
+            }
+            stats.woven(internalName, System.nanoTime() - t0);
+            stats.end(WeaveStats.Phase.TRANSFORM_WOVEN, t0);
+            transformedClasses.incrementAndGet();
+            if (verbose) {
+                AgentLog.info((redefined != null ? "re-transformed " : "instrumented ") + name);
+            }
+            return woven;
+        }
+    }
+
     private static final ClassLoader PLATFORM = ClassLoader.getPlatformClassLoader();
     // Sonde's own classes need no name rule: they are on the bootstrap class path, so every
     // loader that delegates finds them there (loader == null below).
@@ -158,7 +301,10 @@ public final class Instrumenter {
         if (loader == null || loader == PLATFORM) {
             return true;
         }
-        String name = type.getName();
+        return ignoredName(type.getName());
+    }
+
+    private static boolean ignoredName(String name) {
         for (String prefix : IGNORED_PREFIXES) {
             if (name.startsWith(prefix)) {
                 return true;
@@ -227,7 +373,7 @@ public final class Instrumenter {
         public void onBatch(int index, java.util.List<Class<?>> batch, java.util.List<Class<?>> types) {
             endBatch();
             retransformTotal = types.size();
-            progress.update(done, types.size());
+            progress.update(Math.min(done, types.size()), types.size()); // a split batch is retried: done may pass it
             batchStart = stats.start();
             batchSize = batch.size();
         }
@@ -261,12 +407,7 @@ public final class Instrumenter {
 
         @Override
         public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded, Throwable error) {
-            if (failedClasses.add(typeName)) {
-                AgentLog.info("cannot instrument " + typeName + ", leaving it alone: " + error);
-                if (verbose) {
-                    error.printStackTrace();
-                }
-            }
+            failed(typeName, "cannot instrument ", error);
         }
     }
 }

@@ -6,8 +6,9 @@ import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
 
 /**
- * Wraps Byte Buddy's class-file transformer to time every call (woven or passed over) for
- * {@link WeaveStats}. Only installed when the statistics are on.
+ * Wraps Byte Buddy's class-file transformer to time every call: each woven class is counted with
+ * its time ({@link WeaveStats#woven}, always), and with {@code weave.stats=on} every call, woven or
+ * passed over, goes to the phase figures too.
  */
 final class TimedTransformer extends ResettableClassFileTransformer.WithDelegation {
 
@@ -18,25 +19,31 @@ final class TimedTransformer extends ResettableClassFileTransformer.WithDelegati
         this.stats = stats;
     }
 
-    /** The decorator for the agent builder: no wrapping when the statistics are off. */
+    /** The decorator for the agent builder. */
     static AgentBuilder.TransformerDecorator decorator(WeaveStats stats) {
-        return t -> stats.on() ? new TimedTransformer(t, stats) : t;
+        return t -> new TimedTransformer(t, stats);
     }
 
     @Override
     public byte[] transform(Module module, ClassLoader loader, String name, Class<?> redefined, ProtectionDomain domain,
             byte[] classFile) throws IllegalClassFormatException {
-        long t0 = stats.start();
+        long t0 = System.nanoTime();
         byte[] woven = classFileTransformer.transform(module, loader, name, redefined, domain, classFile);
-        stats.end(woven == null ? WeaveStats.Phase.TRANSFORM_PASSED : WeaveStats.Phase.TRANSFORM_WOVEN, t0);
-        return woven;
+        return timed(name, woven, t0);
     }
 
     @Override
     public byte[] transform(ClassLoader loader, String name, Class<?> redefined, ProtectionDomain domain,
             byte[] classFile) throws IllegalClassFormatException {
-        long t0 = stats.start();
+        long t0 = System.nanoTime();
         byte[] woven = classFileTransformer.transform(loader, name, redefined, domain, classFile);
+        return timed(name, woven, t0);
+    }
+
+    private byte[] timed(String name, byte[] woven, long t0) {
+        if (woven != null) {
+            stats.woven(name, System.nanoTime() - t0);
+        }
         stats.end(woven == null ? WeaveStats.Phase.TRANSFORM_PASSED : WeaveStats.Phase.TRANSFORM_WOVEN, t0);
         return woven;
     }

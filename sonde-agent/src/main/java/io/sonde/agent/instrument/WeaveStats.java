@@ -8,9 +8,12 @@ import java.util.Locale;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Where the weaving time goes (option {@code weave.stats=on}): counts and nanoseconds per phase,
- * added up over every class the JVM hands to the agent. Off by default; when off every method
- * returns at once without reading the clock, so the weaver pays nothing for it.
+ * What weaving costs. Always counted (two clock readings per transformer call, nothing against the
+ * milliseconds a class takes to weave): classes woven, their total and largest weaving time, and the
+ * classes that could not be woven with the reason ({@link #counters()}, shown by {@code sonde probes
+ * status}). With {@code weave.stats=on}, also where the time goes: counts and nanoseconds per phase,
+ * added up over every class the JVM hands to the agent; off, the phase methods return at once
+ * without reading the clock.
  *
  * <p>The phases nest: {@link Phase#TRANSFORM_WOVEN} and {@link Phase#TRANSFORM_PASSED} are whole
  * calls of the agent's class-file transformer; matching, class-file look-ups (the type
@@ -55,6 +58,18 @@ public final class WeaveStats {
     private final LongAdder warmUpCount = new LongAdder();
     private final long compileMillisAtStart;
 
+    /** Classes that could not be woven listed by name in {@link #counters()}; the rest only counted. */
+    static final int FAILURES_LISTED = 20;
+
+    // Always on. Woven classes are counted by the transformer; the largest time and its class are
+    // guarded by this (a rare, short lock next to a millisecond of weaving).
+    private final LongAdder wovenClasses = new LongAdder();
+    private final LongAdder wovenNanos = new LongAdder();
+    private final LongAdder failedClasses = new LongAdder();
+    private long maxNanos;
+    private String maxClass;
+    private final List<String> failures = new ArrayList<>();
+
     /** @param on false: nothing is measured */
     public WeaveStats(boolean on) {
         this.on = on;
@@ -86,6 +101,60 @@ public final class WeaveStats {
                 warmUpNanos.add(dt);
             }
         }
+    }
+
+    /**
+     * Counts one class woven by the transformer in {@code nanos} (always, whatever {@code
+     * weave.stats} says).
+     *
+     * @param internalName the class's internal name ({@code a/b/C}), as the JVM passes it
+     */
+    public void woven(String internalName, long nanos) {
+        wovenClasses.increment();
+        wovenNanos.add(nanos);
+        synchronized (this) {
+            if (nanos > maxNanos) {
+                maxNanos = nanos;
+                maxClass = internalName;
+            }
+        }
+    }
+
+    /** Counts a class that could not be woven; the first {@link #FAILURES_LISTED} are kept with the reason. */
+    public void failed(String className, Throwable reason) {
+        failedClasses.increment();
+        synchronized (this) {
+            if (failures.size() < FAILURES_LISTED) {
+                failures.add(className + ": " + reason);
+            }
+        }
+    }
+
+    /**
+     * The always-on figures as {@code key=value} lines for the MBean's counters: {@code
+     * weave.classes}, {@code weave.ms} (total), {@code weave.ms.per.class}, {@code weave.max.ms}
+     * and {@code weave.max.class}, {@code weave.failed}, and one {@code weave.failed.class NAME:
+     * REASON} line per listed failure.
+     */
+    public synchronized List<String> counters() {
+        List<String> lines = new ArrayList<>();
+        long n = wovenClasses.sum();
+        long total = wovenNanos.sum();
+        lines.add("weave.classes=" + n);
+        lines.add("weave.ms=" + String.format(Locale.ROOT, "%.1f", total / 1e6));
+        lines.add("weave.ms.per.class=" + (n == 0 ? "-" : String.format(Locale.ROOT, "%.3f", total / 1e6 / n)));
+        lines.add("weave.max.ms=" + String.format(Locale.ROOT, "%.1f", maxNanos / 1e6));
+        lines.add("weave.max.class=" + (maxClass == null ? "-" : maxClass.replace('/', '.')));
+        lines.add("weave.failed=" + failedClasses.sum());
+        for (String f : failures) {
+            lines.add("weave.failed.class " + f);
+        }
+        return lines;
+    }
+
+    /** Classes woven so far. */
+    public long wovenClasses() {
+        return wovenClasses.sum();
     }
 
     /** Adds {@code events} events of {@code phase} that took {@code dtNanos} together. */

@@ -85,8 +85,17 @@ class OptionsParserTest {
                 "-javaagent options entry 3: option 'include' has an empty pattern");
         assertThat(r.errors().get(3))
                 .startsWith("-javaagent options entry 2: unknown option 'bogus'; known options: config, include, exclude, "
-                        + "include.thread, exclude.thread, cpu, executors, probes, jmx, verbose, weave.stats, writer, ")
+                        + "include.thread, exclude.thread, cpu, executors, probes, jmx, verbose, weave.stats, weaver, writer, ")
                 .doesNotContain(", config,");
+    }
+
+    @Test
+    void theWeaverIsAsmUnlessByteBuddyIsAsked() {
+        assertThat(OptionsParser.parse("include=a.*").options().weaver()).isEqualTo(AgentOptions.Weaver.ASM);
+        assertThat(OptionsParser.parse("include=a.*,weaver=bytebuddy").options().weaver())
+                .isEqualTo(AgentOptions.Weaver.BYTE_BUDDY);
+        assertThat(OptionsParser.parse("weaver=javassist").errors())
+                .containsExactly("-javaagent options entry 1: bad value 'javassist' for key 'weaver': must be one of asm, bytebuddy");
     }
 
     @Test

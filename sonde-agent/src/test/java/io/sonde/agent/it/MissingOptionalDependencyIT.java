@@ -43,6 +43,10 @@ class MissingOptionalDependencyIT {
                         .anyMatch(l -> l.endsWith(APP + ".size (Lio/sonde/agent/sample/optional/OptionalDependency;)I"))
                         .anyMatch(l -> l.endsWith(APP + ".dependency ()Lio/sonde/agent/sample/optional/OptionalDependency;"));
                 assertThat(client.probes().getInstrumentedClassCount()).isEqualTo(1);
+                assertThat(client.probes().getCounters())
+                        .as("the weaving counters: the class woven, nothing failed")
+                        .contains("weave.classes=1", "weave.failed=0", "weave.max.class=" + APP)
+                        .anyMatch(c -> c.matches("weave\\.ms=\\d+\\.\\d"));
             }
             p.send("stop");
             p.awaitLine("done");

@@ -1,0 +1,109 @@
+package io.sonde.agent.instrument;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sonde.agent.pattern.MethodFilter;
+import io.sonde.agent.pattern.Rule;
+import io.sonde.agent.sample.WeaveShapes;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The ASM weaver on real class files: the woven classes are defined in a loader of their own (so
+ * the JVM verifies them, stack map frames included) and must compute what the originals compute;
+ * every method with a body gets exactly one probe, named and typed as the catalog expects.
+ */
+class ProbeWeaverTest {
+
+    private static final String SHAPES = WeaveShapes.class.getName();
+    private static final String SHAPE = WeaveShapes.Shape.class.getName();
+
+    @Test
+    void wovenClassesVerifyAndComputeTheSame() throws Exception {
+        Map<String, String> probes = new TreeMap<>();
+        ProbeWeaver.Probes catalog = (name, signature) -> {
+            assertThat(probes.put(name + signature, signature)).as("one probe per method: " + name).isNull();
+            return probes.size();
+        };
+        MethodFilter all = new MethodFilter(List.of(Rule.include("io.sonde.agent.sample.WeaveShapes*")));
+        Map<String, byte[]> woven = wovenSamples(all, catalog);
+        assertThat(woven.get(SHAPES + "$1")).as("an anonymous class with only a constructor is not woven")
+                .isEqualTo(classFile(SHAPES + "$1"));
+        ClassLoader isolated = isolated(woven);
+        Class<?> wovenShapes = Class.forName(SHAPES, true, isolated);
+        assertThat(wovenShapes.getClassLoader()).isSameAs(isolated);
+        String expected = WeaveShapes.digest();
+        assertThat(wovenShapes.getMethod("digest").invoke(null)).isEqualTo(expected);
+        assertThat(expected).contains("checked fail", "thrown big 3");
+
+        assertThat(probes).containsKeys(
+                SHAPES + ".add(II)I", SHAPES + ".wide(JDIJ)D", SHAPES + ".flag(I)Z", SHAPES + ".letter(I)C",
+                SHAPES + ".small(I)B", SHAPES + ".shortOf(I)S", SHAPES + ".ratio(I)F", SHAPES + ".array(I)[I",
+                SHAPES + ".nothing()V", SHAPES + ".digest()Ljava/lang/String;", SHAPE + ".side(I)I",
+                SHAPE + ".twice(L" + SHAPE.replace('.', '/') + ";I)I");
+        assertThat(probes.keySet()).as("lambda bodies are probed; constructors and static initialisers are not")
+                .anyMatch(k -> k.startsWith(SHAPES + ".lambda$lambdas$"))
+                .noneMatch(k -> k.contains("<init>") || k.contains("<clinit>"));
+    }
+
+    @Test
+    void aClassWithNoSelectedMethodIsLeftAlone() throws Exception {
+        List<String> asked = new ArrayList<>();
+        MethodFilter onlyAdd = new MethodFilter(List.of(Rule.include(SHAPES + ".add")));
+        assertThat(ProbeWeaver.weave(classFile(SHAPE), SHAPE, onlyAdd, (n, s) -> {
+            asked.add(n);
+            return 1;
+        })).isNull();
+        assertThat(ProbeWeaver.weave(classFile(SHAPES), SHAPES, onlyAdd, (n, s) -> {
+            asked.add(n);
+            return 1;
+        })).isNotNull();
+        assertThat(asked).containsExactly(SHAPES + ".add");
+    }
+
+    @Test
+    void largeProbeIdsAreWovenAsConstants() throws Exception {
+        // ids beyond a short need ldc rather than sipush
+        MethodFilter all = new MethodFilter(List.of(Rule.include("io.sonde.agent.sample.WeaveShapes*")));
+        Map<String, byte[]> woven = wovenSamples(all, (n, s) -> 1_000_000);
+        assertThat(Class.forName(SHAPES, true, isolated(woven)).getMethod("digest").invoke(null))
+                .isEqualTo(WeaveShapes.digest());
+    }
+
+    /** The sample's classes woven (or as they are, when no method was selected), by name. */
+    private static Map<String, byte[]> wovenSamples(MethodFilter filter, ProbeWeaver.Probes probes) throws IOException {
+        Map<String, byte[]> classes = new TreeMap<>();
+        for (String name : List.of(SHAPES, SHAPE, SHAPES + "$1")) {
+            byte[] out = ProbeWeaver.weave(classFile(name), name, filter, probes);
+            classes.put(name, out != null ? out : classFile(name));
+        }
+        assertThat(classes.get(SHAPES)).isNotEqualTo(classFile(SHAPES));
+        return classes;
+    }
+
+    /** A loader of its own for the given classes (verified when defined), the test's loader for the rest. */
+    private static ClassLoader isolated(Map<String, byte[]> classes) {
+        return new ClassLoader(null) {
+            @Override
+            protected Class<?> findClass(String name) throws ClassNotFoundException {
+                byte[] b = classes.get(name);
+                if (b == null) {
+                    return ProbeWeaverTest.class.getClassLoader().loadClass(name);
+                }
+                return defineClass(name, b, 0, b.length);
+            }
+        };
+    }
+
+    private static byte[] classFile(String name) throws IOException {
+        try (InputStream in = ProbeWeaverTest.class.getClassLoader().getResourceAsStream(name.replace('.', '/') + ".class")) {
+            assertThat(in).as(name).isNotNull();
+            return in.readAllBytes();
+        }
+    }
+}
