@@ -112,7 +112,7 @@ public final class LwsComparison {
     /**
      * A comparison of the scenario file {@code lws} (normally {@code examples/lws.yaml}).
      *
-     * @throws IllegalArgumentException naming the file when it cannot be read or parsed
+     * @throws io.sonde.sim.scenario.ScenarioException naming the file when it cannot be read or parsed
      */
     public LwsComparison(Path lws, long seed, int replications) {
         this.file = ScenarioFile.read(lws);
@@ -146,7 +146,7 @@ public final class LwsComparison {
         StringBuilder sb = new StringBuilder();
         sb.append("LWS (thesis chapter 6, examples/lws.yaml) against the numbers the chapter's text publishes;"
                 + " nothing fitted on them (training: false)").append(System.lineSeparator());
-        sb.append(String.format(Locale.ROOT, "%-3s %6s %-27s %-13s %11s %11s %8s  %s%n", "sc", "rate/s", "measure", "published",
+        sb.append(String.format(Locale.ROOT, "%-8s %6s %-27s %-13s %11s %11s %8s  %s%n", "scenario", "rate/s", "measure", "published",
                 "sonde", "error", "verdict", "source"));
         for (Outcome o : outcomes) {
             Point p = o.point();
@@ -157,7 +157,7 @@ public final class LwsComparison {
             };
             String error = p.kind() == Kind.VALUE ? String.format(Locale.ROOT, "%.1f%%", 100 * o.relativeError()) : "bound";
             String verdict = p.kind() == Kind.VALUE ? (o.met() ? "tie" : "off") : (o.met() ? "met" : "not met");
-            sb.append(String.format(Locale.ROOT, "%-3s %6.2f %-27s %-13s %11s %11s %8s  %s%n", p.scenario(), p.rate(), p.measure(),
+            sb.append(String.format(Locale.ROOT, "%-8s %6.2f %-27s %-13s %11s %11s %8s  %s%n", p.scenario(), p.rate(), p.measure(),
                     published, num(o.sonde()), error, verdict, p.source()));
         }
         return sb.toString();
