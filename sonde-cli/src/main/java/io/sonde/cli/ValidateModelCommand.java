@@ -24,7 +24,9 @@ import picocli.CommandLine.Spec;
  * the measurements beside the error of the thesis' simulator (DAPS L24) on the same rows, separately
  * for the held-out and the training rows, with the profile's fitted-parameter count beside the
  * independent data points; writes PNG plots like the thesis' Figures 5.2-5.5 and 5.10-5.12 and,
- * with {@code --json FILE}, the report as JSON.
+ * with {@code --json FILE}, the report as JSON. {@code --fit FILE} first refits the profile on the
+ * training rows only ({@link ProfileFitter}); {@code --lws [FILE]} adds the comparison of the
+ * chapter-6 LWS model with the numbers the thesis text publishes ({@link LwsComparison}).
  */
 @Command(name = "validate-model", mixinStandardHelpOptions = true,
         description = "Reproduces the thesis' validation tables 5.1-5.7 and compares Sonde's error with DAPS L24's.")
