@@ -29,8 +29,8 @@ import java.util.TreeSet;
  *   <li>Tables 5.5-5.7: thread-per-client, 1-64 closed clients, 200 requests each, exponential
  *       servant demand of 0.5 ms CPU, 5 ms CPU or a 50 ms delay.</li>
  * </ul>
- * Everything runs with one calibration profile and the Linux 2.4 scheduler; the section 5.3 runs
- * set the servant clock to {@code cpu}, the section 5.4 runs take it from the profile.
+ * Everything runs with one calibration profile, one servant clock (the profile's
+ * {@code servant_cpu_clock}) and the Linux 2.4 scheduler.
  */
 public final class Validator {
 
@@ -131,16 +131,8 @@ public final class Validator {
      */
     static final List<String> DERIVED_TABLES = List.of("5.3", "5.4");
 
-    /**
-     * Profile key of the servant clock of the section 5.3 runs (Tables 5.1-5.4), which differs from
-     * the profile's {@code servant_cpu_clock} used by the section 5.4 runs: a per-series choice, so
-     * counted as a fitted parameter (docs/simulator.md, "Validation").
-     */
-    public static final String SECTION53_CLOCK_KEY = "section53_servant_cpu_clock";
-
-    /** What the default profile's fitted values were fitted on, in the report's words. */
-    public static final String FITTED_ON = "all rows of Tables 5.1-5.7, before the training split was declared:"
-            + " the held-out rows are not out-of-sample for the current values";
+    /** Profile key saying what the profile's fitted values were fitted on (printed by the report). */
+    public static final String FITTED_ON_KEY = "fitted_on";
 
     private final Settings settings;
     private final ThesisTables tables = ThesisTables.load();
@@ -203,12 +195,9 @@ public final class Validator {
     public MiddlewareConfig config(String table, int x) {
         Settings s = settings;
         return switch (table) {
-            // Section 5.3's servant spent its 5 ms as CPU time: 5.3.2 measured 5.6 ms of dispatcher CPU
-            // per request including it, and with one dispatcher its 1st phase (6.28 ms) exceeds that
-            // by the receiver's preemptions (docs/simulator.md, "Validation").
+            // One servant clock for every table: the profile's servant_cpu_clock (no per-series switch).
             case "5.1", "5.2", "5.3", "5.4" -> new MiddlewareConfig(Strategy.THREAD_POOL, 0, x, 5.0, false, false, 0,
-                    100.0 / 1000.0, s.openRequests(), 1, 1, SchedulerKind.LINUX24, s.profile(), s.seed(), s.replications())
-                    .withServantClock(s.profile().text(SECTION53_CLOCK_KEY, s.profile().text("servant_cpu_clock", "wall")));
+                    100.0 / 1000.0, s.openRequests(), 1, 1, SchedulerKind.LINUX24, s.profile(), s.seed(), s.replications());
             case "5.5" -> closed(x, 0.5, false);
             case "5.6" -> closed(x, 5.0, false);
             case "5.7" -> closed(x, 50.0, true);
@@ -276,14 +265,20 @@ public final class Validator {
                 100 * ThesisTables.MEASUREMENT_SCATTER));
         sb.append(String.format("profile %s: %d fitted parameters; %d independent data points (%d training, %d held out)%n",
                 profile.name(), profile.fittedParameters().size(), dataPoints(all, null), dataPoints(all, true), dataPoints(all, false)));
-        sb.append("fitted on ").append(FITTED_ON).append(System.lineSeparator());
+        sb.append("fitted: ").append(String.join(", ", profile.fittedParameters())).append(System.lineSeparator());
+        sb.append("fitted on ").append(fittedOn(profile)).append(System.lineSeparator());
         return sb.toString();
+    }
+
+    /** What the profile says its fitted values were fitted on ({@value #FITTED_ON_KEY}). */
+    public static String fittedOn(CalibrationProfile profile) {
+        return profile.text(FITTED_ON_KEY, "(the profile does not say)");
     }
 
     /**
      * The report as JSON: the profile's {@code fitted_parameters} (a count, with their names in
-     * {@code fitted_parameter_names}), {@code data_points} (independent data points of all rows, which
-     * the values were fitted on) and per table one object with the training rows and one with the
+     * {@code fitted_parameter_names}), {@code data_points} (independent data points of all rows; the
+     * training ones are {@code training_data_points}), {@code fitted_on} and per table one object with the training rows and one with the
      * held-out rows ({@code training} true/false, {@code rows}, {@code sonde_mare}, {@code daps_mare},
      * {@code verdict}).
      */
@@ -301,7 +296,7 @@ public final class Validator {
         o.put("data_points", dataPoints(all, null));
         o.put("training_data_points", dataPoints(all, true));
         o.put("held_out_data_points", dataPoints(all, false));
-        o.put("fitted_on", FITTED_ON);
+        o.put("fitted_on", fittedOn(profile));
         o.put("training_split", "per table and measure, rows in ascending x: 1st, 3rd, 5th ... train, 2nd, 4th ... held out");
         o.put("tie_threshold", ThesisTables.MEASUREMENT_SCATTER);
         ArrayNode tables = o.putArray("tables");

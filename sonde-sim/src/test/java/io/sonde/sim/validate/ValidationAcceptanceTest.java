@@ -12,13 +12,22 @@ import org.junit.jupiter.api.io.TempDir;
  * The acceptance criterion of the models, on the held-out rows of the declared split
  * ({@link ThesisTables}): with the default calibration profile, Sonde's mean absolute relative
  * error on the held-out rows of each of Tables 5.1-5.7 is not above the error of the thesis' own
- * simulator (DAPS L24) on the same rows by more than the experiment's own scatter (1.9 %). The
+ * simulator (DAPS L24) on the same rows by more than the experiment's own scatter (1.9 %), except on
+ * the tables of {@link #KNOWN_WORSE}, where the test insists that the miss is still there. The
  * errors are recomputed here from the simulated values and the transcribed measurements. Runs the
  * quick settings of {@code sonde validate-model} (deterministic for its seed). The profile's values
- * were fitted on all rows before the split was declared (docs/simulator.md, "Validation"), so this
- * is not yet an out-of-sample result.
+ * were fitted on the training rows only ({@link ProfileFitter}, docs/simulator.md, "Validation"), so
+ * this judges rows the fit never saw.
  */
 class ValidationAcceptanceTest {
+
+    /**
+     * Tables on which the refitted one-clock profile misses the criterion, reported rather than
+     * hidden: Table 5.6 (thread-per-client, 5 ms CPU), whose low CPU per request under load the
+     * {@code cpu} servant clock cannot reproduce (docs/simulator.md, "Validation"). The fit chose that
+     * clock on the training rows; the per-series clock that passed here before was dropped (issue 13).
+     */
+    static final java.util.Set<String> KNOWN_WORSE = java.util.Set.of("5.6");
 
     @TempDir
     Path dir;
@@ -62,7 +71,10 @@ class ValidationAcceptanceTest {
     @Test
     void defaultProfileListsItsFittedParametersAndTheyExist() {
         CalibrationProfile p = CalibrationProfile.defaultProfile();
-        assertThat(p.fittedParameters()).hasSize(20).doesNotHaveDuplicates();
+        assertThat(p.fittedParameters()).hasSize(15).doesNotHaveDuplicates();
+        assertThat(Validator.fittedOn(p)).startsWith("the training rows of Tables 5.1-5.7 only");
+        // one servant clock for every table: no per-series key
+        assertThat(p.values().keySet()).noneMatch(k -> k.contains("section53"));
         for (String k : p.fittedParameters()) {
             assertThat(p.values()).as("fitted parameter %s", k).containsKey(k);
         }
@@ -87,6 +99,12 @@ class ValidationAcceptanceTest {
                 }
             }
             assertThat(n).as("Table %s held-out rows", r.table()).isPositive();
+            if (KNOWN_WORSE.contains(r.table())) {
+                // the known miss stays visible: when it is fixed this fails, and the table leaves KNOWN_WORSE
+                assertThat(sonde / n).as("Table %s held-out error (known worse)\n%s", r.table(), report)
+                        .isGreaterThan(daps / n + ThesisTables.MEASUREMENT_SCATTER);
+                continue;
+            }
             assertThat(sonde / n).as("Table %s held-out error\n%s", r.table(), report)
                     .isLessThanOrEqualTo(daps / n + ThesisTables.MEASUREMENT_SCATTER);
         }
