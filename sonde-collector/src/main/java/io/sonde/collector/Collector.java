@@ -12,6 +12,7 @@ import io.sonde.collector.handler.HandlerStatus;
 import io.sonde.collector.naming.AgentDirectory;
 import io.sonde.collector.naming.AgentInfo;
 import io.sonde.collector.observe.NamingEndpoint;
+import io.sonde.format.stream.ObserveEndpoint;
 import io.sonde.collector.receive.Delivery;
 import io.sonde.collector.receive.Receiver;
 import io.sonde.collector.receive.ReceiverLimits;
@@ -191,6 +192,7 @@ public final class Collector implements AutoCloseable {
         private final String peer;
         private final AtomicBoolean ended = new AtomicBoolean();
         private StreamInfo stream;
+        private ObserveEndpoint observe;
         private volatile boolean started;
         private long index;
 
@@ -205,7 +207,7 @@ public final class Collector implements AutoCloseable {
             if (stream == null) {
                 stream = new StreamInfo(connection, agentOf(frame), hostOf(frame), pidOf(frame), peer, System.currentTimeMillis(), streamHeader,
                         handlers.decodes());
-                agents.connected(stream);
+                agents.connected(stream, observe);
                 started = true;
                 rethrow(() -> handlers.streamStarted(stream));
             }
@@ -213,6 +215,11 @@ public final class Collector implements AutoCloseable {
             Envelope e = new Envelope(stream, index++, bytes, length);
             agents.seen(stream.agentId(), System.currentTimeMillis());
             rethrow(() -> handlers.frame(e));
+        }
+
+        @Override
+        public void announced(ObserveEndpoint endpoint) {
+            observe = endpoint;
         }
 
         @Override

@@ -23,7 +23,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>
  * agents/                    Agents   (CHILD_ADDED when an agent connects for the first time)
- *   &lt;agent-id&gt;/             Agent    host, pid, firstSeen, lastSeen (ISO-8601 UTC), status, connections, frames (sensors)
+ *   &lt;agent-id&gt;/             Agent    host, pid, firstSeen, lastSeen (ISO-8601 UTC), status, connections, frames,
+ *                                     observe (host:port of its observe endpoint, empty if none) (sensors)
  * collector/                 Collector
  *   observers                connections open on this endpoint now (supplied)
  *   agents                   agents known (supplied)
@@ -115,6 +116,7 @@ public final class NamingEndpoint implements AutoCloseable {
         private final StringSensor status;
         private final LongSensor connections;
         private final LongSensor frames;
+        private final StringSensor observe;
 
         AgentSensors(MonitoredObject o) {
             host = o.stringSensor("host", "", "host name the agent reports");
@@ -124,6 +126,8 @@ public final class NamingEndpoint implements AutoCloseable {
             status = o.stringSensor("status", "", "connected while a connection of it is open, else disconnected");
             connections = o.longSensor("connections", "connections", "connections of it since the collector started");
             frames = o.longSensor("frames", "frames", "frames received from it since the collector started (updated every second)");
+            observe = o.stringSensor("observe", "", "host:port of its observe endpoint as its HELLO announced it (relay: sonde ls COLLECTOR --agent ID);"
+                    + " empty: none announced");
         }
 
         /** Sets every sensor; status last, so an observer told of a status change finds the rest already set. */
@@ -134,6 +138,7 @@ public final class NamingEndpoint implements AutoCloseable {
             lastSeen.set(Instant.ofEpochMilli(a.lastSeenMillis()).toString());
             connections.set(a.connections());
             frames.set(a.frames());
+            observe.set(a.observe() == null ? "" : a.observe().toString());
             status.set(a.status());
         }
     }

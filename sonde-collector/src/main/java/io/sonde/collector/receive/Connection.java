@@ -10,6 +10,7 @@ import io.sonde.format.observe.MalformedMessageException;
 import io.sonde.format.stream.DeliveryCodec;
 import io.sonde.format.stream.DeliveryMessage;
 import io.sonde.format.stream.DeliveryProtocol;
+import io.sonde.format.stream.ObserveEndpoint;
 import io.sonde.format.stream.TokenFile;
 import java.io.IOException;
 import java.io.InputStream;
@@ -65,6 +66,8 @@ final class Connection {
     /** True once a frame arrived that the agent has not had an ACK for. */
     private boolean ackDue;
     private volatile boolean superseded;
+    /** The observe endpoint the agent's HELLO announced (host resolved), or null. */
+    private ObserveEndpoint observeEndpoint;
 
     Connection(Receiver receiver, Socket socket) {
         this.receiver = receiver;
@@ -159,6 +162,7 @@ final class Connection {
                     }
                     if (sink == null) {
                         sink = receiver.handler().open(agent, in.streamHeaderBytes(), peer);
+                        if (observeEndpoint != null) sink.announced(observeEndpoint);
                         counters.connected();
                         if (aborted) {
                             sink.abort();
@@ -264,6 +268,13 @@ final class Connection {
             throw new FormatException(peer, h.offset() + h.headerLength(), FormatProblem.BAD_VALUE, "HELLO: " + e.getMessage());
         }
         agent = h.agentId();
+        if (hello.observe() != null) {
+            if (in.minorVersion() < DeliveryProtocol.ANNOUNCE_MINOR_VERSION) {
+                throw new FormatException(peer, h.offset() + h.headerLength(), FormatProblem.BAD_VALUE, "HELLO: a 2."
+                        + in.minorVersion() + " stream's HELLO carries the observe endpoint fields of 2." + DeliveryProtocol.ANNOUNCE_MINOR_VERSION);
+            }
+            observeEndpoint = hello.observe().resolved(socket != null ? socket.getInetAddress().getHostAddress() : peerHost());
+        }
         codec = new DeliveryCodec(agent, ProcessHandle.current().pid(), "");
         String token = receiver.delivery().token();
         if (token != null && !TokenFile.matches(token, hello.token())) {
@@ -286,6 +297,12 @@ final class Connection {
         }
         lastForceNanos = System.nanoTime();
         return counters;
+    }
+
+    /** The host part of {@link #peer} (ip:port), for connections without a socket. */
+    private String peerHost() {
+        int colon = peer.lastIndexOf(':');
+        return colon < 0 ? peer : peer.substring(0, colon);
     }
 
     private void refuse(FrameHeader hello, int code, String reason) throws IOException {

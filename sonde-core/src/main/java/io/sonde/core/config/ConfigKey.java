@@ -233,6 +233,13 @@ public enum ConfigKey {
             return null;
         }
     },
+    OBSERVE_ADVERTISED_HOST("observe.advertised.host", "", "host name or address the tcp writer announces to the collector for"
+            + " this process's observe endpoint (observe=on); empty = the address the collector sees the connection come from") {
+        @Override
+        String check(String v) {
+            return null;
+        }
+    },
     CONFIG("config", "", "path of a properties file with further keys (not allowed inside that file)") {
         @Override
         String check(String v) {

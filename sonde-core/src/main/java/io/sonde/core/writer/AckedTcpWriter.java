@@ -7,6 +7,7 @@ import io.sonde.format.read.FrameInput;
 import io.sonde.format.stream.DeliveryCodec;
 import io.sonde.format.stream.DeliveryMessage;
 import io.sonde.format.stream.DeliveryProtocol;
+import io.sonde.format.stream.ObserveEndpoint;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -67,6 +68,9 @@ public final class AckedTcpWriter implements Writer {
     private long resentFrames;
     private long droppedFrames;
     private String lastProblem;
+    /** The observe endpoint to announce in HELLO (set from any thread), and the one the open connection announced. */
+    private volatile ObserveEndpoint observe;
+    private ObserveEndpoint announced;
 
     /**
      * @param token the collector's token ({@code ""}: none)
@@ -91,8 +95,26 @@ public final class AckedTcpWriter implements Writer {
     }
 
     @Override
+    public void announceObserve(ObserveEndpoint endpoint) {
+        observe = endpoint;
+    }
+
+    /**
+     * An endpoint announced after this connection's HELLO (the observe endpoint starts after the
+     * pipeline): reconnect so the collector learns it. Nothing is lost: the new connection re-sends
+     * what the collector has not acknowledged, as after any reconnect.
+     */
+    private void reannounce() {
+        if (socket != null && observe != announced) {
+            disconnect("announcing the observe endpoint " + observe);
+            reconnectIfDue(false);
+        }
+    }
+
+    @Override
     public void write(ByteBuffer frame) throws IOException {
         releaseAcknowledged();
+        reannounce();
         ensureConnected();
         int length = frame.position();
         while (!unacked.fits(length)) {
@@ -171,12 +193,16 @@ public final class AckedTcpWriter implements Writer {
             s.setTcpNoDelay(true);
             s.setSoTimeout(Math.max(timeoutMs, context.closing() ? timeoutMs : HANDSHAKE_TIMEOUT_MS));
             OutputStream o = s.getOutputStream();
-            o.write(DeliveryProtocol.streamHeader());
-            o.write(codec.hello(new DeliveryMessage.Hello(token, acknowledged.get(), lastSealed + 1)));
+            ObserveEndpoint announce = observe;
+            // 2.3 only when there is an endpoint to announce: the lowest version whose features the stream uses
+            o.write(DeliveryProtocol.streamHeader(announce == null ? DeliveryProtocol.STREAM_MINOR_VERSION
+                    : DeliveryProtocol.ANNOUNCE_MINOR_VERSION));
+            o.write(codec.hello(new DeliveryMessage.Hello(token, acknowledged.get(), lastSealed + 1, announce)));
             FrameInput in = new FrameInput(s.getInputStream(), where(), DeliveryProtocol.MAX_FRAME_BYTES);
             long held = handshake(in);
             socket = s;
             out = o;
+            announced = announce;
             acknowledged.accumulateAndGet(held, Math::max);
             releaseAcknowledged();
             long resend = unacked.frames();
@@ -260,6 +286,7 @@ public final class AckedTcpWriter implements Writer {
     @Override
     public void flush() {
         releaseAcknowledged();
+        reannounce();
         AckReader r = reader;
         if (socket != null && r != null && r.broken != null) {
             disconnect(r.broken);
