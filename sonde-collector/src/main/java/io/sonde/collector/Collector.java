@@ -137,8 +137,17 @@ public final class Collector implements AutoCloseable {
      * @throws IllegalStateException if already serving or stopped
      */
     public synchronized NamingEndpoint observe(ObserveOptions options) {
+        return observe(options, null);
+    }
+
+    /**
+     * As {@link #observe(ObserveOptions)}, relaying observers to the agents' own observe endpoints
+     * (RELAY, see {@link io.sonde.collector.observe.AgentRelay}) with {@code agentToken}, the agents'
+     * observe token (null: relaying is refused with a message saying so).
+     */
+    public synchronized NamingEndpoint observe(ObserveOptions options, String agentToken) {
         if (naming != null || stopped.get()) throw new IllegalStateException(stopped.get() ? "collector stopped" : "naming already served");
-        naming = NamingEndpoint.start(agents, options);
+        naming = NamingEndpoint.start(agents, options, agentToken);
         return naming;
     }
 

@@ -71,6 +71,8 @@ public final class ObserverClient implements AutoCloseable {
     /** This connection's id at the endpoint (protocol version 2 tells it in the HELLO answer). */
     private volatile int connectionId;
     private volatile boolean closed;
+    /** Why the endpoint ended the connection, if it said so (an ERROR to request 0 before closing). */
+    private volatile ObserveException endReason;
 
     private ObserverClient(Socket socket, Observer observer) throws IOException {
         this.socket = socket;
@@ -97,6 +99,39 @@ public final class ObserverClient implements AutoCloseable {
      */
     public static ObserverClient connect(String host, int port, String token, Observer observer, SSLContext tls)
             throws IOException {
+        return open(host, port, observer, tls, (w, req) -> ObserveCodec.hello(w, req, ObserveProtocol.PROTOCOL_VERSION, token));
+    }
+
+    /**
+     * Connects to agent {@code agent} through a collector: to the collector's observe endpoint
+     * {@code host:port} with the collector's {@code token}, which opens a session at the agent's own
+     * observe endpoint and relays it both ways (docs/collector.md, "Relay"). The client works as with
+     * a direct connection (every request, subscription and QoS is the agent's); when the agent goes
+     * away, {@link Observer#onClosed} gets an {@link ObserveException} saying so.
+     *
+     * <pre>{@code
+     * try (ObserverClient c = ObserverClient.connectRelayed("127.0.0.1", 7713, collectorToken, "da246fa0", observer)) {
+     *     c.list("**");
+     * }
+     * }</pre>
+     *
+     * @param agent the agent's id as the collector lists it ({@code agents/<id>}), or a unique prefix of it
+     * @throws ObserveException the collector refused: wrong token ({@link ObserveProtocol#ERR_BAD_TOKEN}), unknown agent
+     *     ({@link ObserveProtocol#ERR_UNKNOWN_PATH}), agent without a reachable observe endpoint or refusing the collector
+     *     ({@link ObserveProtocol#ERR_UNAVAILABLE}); the message says which
+     */
+    public static ObserverClient connectRelayed(String host, int port, String token, String agent, Observer observer) throws IOException {
+        return connectRelayed(host, port, token, agent, observer, null);
+    }
+
+    /** {@link #connectRelayed(String, int, String, String, Observer)} over TLS to the collector, as {@link #connect(String, int, String, Observer, SSLContext)}. */
+    public static ObserverClient connectRelayed(String host, int port, String token, String agent, Observer observer, SSLContext tls)
+            throws IOException {
+        return open(host, port, observer, tls, (w, req) -> ObserveCodec.relay(w, req, ObserveProtocol.PROTOCOL_VERSION, token, agent));
+    }
+
+    /** Connects and sends {@code opening} (HELLO or RELAY) as the first request; its OK carries the connection id. */
+    private static ObserverClient open(String host, int port, Observer observer, SSLContext tls, RequestEncoder opening) throws IOException {
         Socket s = new Socket();
         try {
             s.connect(new InetSocketAddress(host, port), (int) DEFAULT_TIMEOUT.toMillis());
@@ -107,8 +142,7 @@ public final class ObserverClient implements AutoCloseable {
                 c.out.write(LiveFrameWriter.streamHeader());
             }
             c.reader.start();
-            c.connectionId = (int) okResult(c.request((w, req) -> ObserveCodec.hello(w, req, ObserveProtocol.PROTOCOL_VERSION, token),
-                    ObserveProtocol.OK));
+            c.connectionId = (int) okResult(c.request(opening, ObserveProtocol.OK));
             return c;
         } catch (IOException | RuntimeException e) {
             s.close();
@@ -324,6 +358,12 @@ public final class ObserverClient implements AutoCloseable {
                     observer.onSubscriptionEnded(sub, by, reason);
                 } else {
                     int request = r.u32();
+                    if (type == ObserveProtocol.ERROR && request == 0) {
+                        // no request of ours has id 0: the endpoint says why it ends the connection (e.g. the relayed agent left)
+                        int code = r.u16();
+                        endReason = new ObserveException(code, r.str());
+                        continue;
+                    }
                     CompletableFuture<PayloadReader> f = pending.get(request);
                     // the frame buffer is reused for the next frame: the waiting request gets a copy
                     if (f != null) f.complete(r.copy());
@@ -332,8 +372,9 @@ public final class ObserverClient implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             if (!closed) cause = e;
         } finally {
-            IOException ended = new ObserveException(0, "connection to " + in.source() + " closed"
-                    + (cause == null ? "" : ": " + cause.getMessage()));
+            if (cause == null && !closed) cause = endReason;
+            IOException ended = new ObserveException(cause instanceof ObserveException oe ? oe.code() : 0, "connection to " + in.source()
+                    + " closed" + (cause == null ? "" : ": " + cause.getMessage()));
             for (CompletableFuture<PayloadReader> f : pending.values()) f.completeExceptionally(ended);
             closed = true;
             try {

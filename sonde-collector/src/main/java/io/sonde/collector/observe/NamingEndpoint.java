@@ -10,6 +10,7 @@ import io.sonde.collector.naming.AgentDirectory;
 import io.sonde.collector.naming.AgentInfo;
 import io.sonde.core.live.LiveRuntime;
 import io.sonde.core.live.mib.LiveClock;
+import io.sonde.core.live.observe.ObserveServer;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
@@ -28,6 +29,7 @@ import java.util.concurrent.TimeUnit;
  * collector/                 Collector
  *   observers                connections open on this endpoint now (supplied)
  *   agents                   agents known (supplied)
+ *   relayed                  observer sessions relayed to agents now (supplied)
  * </pre>
  *
  * The tree is the collector's own ({@link LiveRuntime#bare}), not the process-wide
@@ -48,15 +50,18 @@ public final class NamingEndpoint implements AutoCloseable {
     private final ObserveService service;
     private final ScheduledExecutorService refresher;
 
-    private NamingEndpoint(AgentDirectory directory, ObserveOptions options) {
+    private NamingEndpoint(AgentDirectory directory, ObserveOptions options, String agentToken) {
         this.directory = directory;
         this.tree = LiveRuntime.bare(LiveClock.system());
         this.agents = tree.object("agents", "Agents");
         MonitoredObject collector = tree.object("collector", "Collector");
         directory.onChange(this::update);
         directory.list().forEach(this::update);
-        this.service = tree.observe(options);
-        collector.longAttribute("observers", "connections", "observe connections open on this endpoint now", service::connections);
+        AgentRelay relay = new AgentRelay(directory, agentToken);
+        this.service = ObserveServer.start(tree, options, relay);
+        collector.longAttribute("observers", "connections", "observe connections open on this endpoint now (relayed ones not counted)",
+                service::connections);
+        collector.longAttribute("relayed", "connections", "observer sessions relayed to agents now", relay::open);
         collector.longAttribute("agents", "agents", "agents that connected since the collector started", () -> sensors.size());
         this.refresher = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "sonde-collector-naming");
@@ -74,10 +79,21 @@ public final class NamingEndpoint implements AutoCloseable {
      * @throws java.io.UncheckedIOException if the port cannot be bound
      */
     public static NamingEndpoint start(AgentDirectory directory, ObserveOptions options) {
+        return start(directory, options, null);
+    }
+
+    /**
+     * Starts serving {@code directory} on an observe endpoint that also relays observers to the
+     * agents' own observe endpoints ({@link AgentRelay}), authenticating there with {@code agentToken}.
+     *
+     * @param agentToken the agents' observe token ({@code --agent-token-file}); null: RELAY is answered with an error saying
+     *     the collector has none
+     */
+    public static NamingEndpoint start(AgentDirectory directory, ObserveOptions options, String agentToken) {
         if (options.token() == null || options.token().isEmpty()) {
             throw new IllegalArgumentException("the collector's observe endpoint needs a token (--token-file)");
         }
-        return new NamingEndpoint(directory, options);
+        return new NamingEndpoint(directory, options, agentToken);
     }
 
     /** The bound port. */
