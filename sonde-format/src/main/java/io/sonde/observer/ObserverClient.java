@@ -11,14 +11,13 @@ import io.sonde.format.observe.ObserveProtocol;
 import io.sonde.format.observe.ObservedEvent;
 import io.sonde.format.observe.PayloadReader;
 import io.sonde.format.observe.SubscriptionInfo;
+import io.sonde.format.stream.TlsSockets;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,9 +31,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLParameters;
-import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManagerFactory;
 
 /**
  * The Java observer client (docs/observe-protocol.md): one TCP connection to an observe endpoint,
@@ -152,19 +148,11 @@ public final class ObserverClient implements AutoCloseable {
 
     /** Layers TLS over the connected socket {@code plain} and completes the handshake (bounded by the default timeout). */
     private static Socket handshake(SSLContext tls, Socket plain, String host, int port) throws IOException {
-        SSLSocket ssl = (SSLSocket) tls.getSocketFactory().createSocket(plain, host, port, true);
-        SSLParameters p = ssl.getSSLParameters();
-        p.setEndpointIdentificationAlgorithm("HTTPS"); // the certificate must name the host we asked for
-        ssl.setSSLParameters(p);
-        ssl.setSoTimeout((int) DEFAULT_TIMEOUT.toMillis());
         try {
-            ssl.startHandshake();
+            return TlsSockets.handshake(tls, plain, host, port, (int) DEFAULT_TIMEOUT.toMillis());
         } catch (IOException e) {
-            ssl.close();
-            throw new ObserveException(0, "TLS handshake with " + host + ":" + port + " failed: " + e.getMessage());
+            throw new ObserveException(0, e.getMessage());
         }
-        ssl.setSoTimeout(0);
-        return ssl;
     }
 
     /**
@@ -172,16 +160,7 @@ public final class ObserverClient implements AutoCloseable {
      * {@code password} may be null for a store without integrity check).
      */
     public static SSLContext trusting(Path trustStore, char[] password) throws IOException {
-        try {
-            KeyStore ks = KeyStore.getInstance(trustStore.toFile(), password);
-            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            tmf.init(ks);
-            SSLContext ctx = SSLContext.getInstance("TLS");
-            ctx.init(null, tmf.getTrustManagers(), null);
-            return ctx;
-        } catch (GeneralSecurityException e) {
-            throw new IOException("trust store " + trustStore + ": " + e.getMessage(), e);
-        }
+        return TlsSockets.trusting(trustStore, password);
     }
 
     /** How long requests wait for their answer. */

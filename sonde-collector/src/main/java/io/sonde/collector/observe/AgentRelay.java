@@ -10,6 +10,7 @@ import io.sonde.format.observe.ObserveProtocol;
 import io.sonde.format.observe.PayloadReader;
 import io.sonde.format.read.FrameInput;
 import io.sonde.format.stream.ObserveEndpoint;
+import io.sonde.format.stream.TlsSockets;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -21,8 +22,6 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLParameters;
-import javax.net.ssl.SSLSocket;
 
 /**
  * Relays an observer's session to an agent's own observe endpoint (docs/collector.md, "Relay"):
@@ -133,14 +132,10 @@ public final class AgentRelay implements ObserveRelay {
         try {
             plain.connect(new InetSocketAddress(e.host(), e.port()), AGENT_TIMEOUT_MS);
             plain.setTcpNoDelay(true);
-            plain.setSoTimeout(AGENT_TIMEOUT_MS);
-            if (!e.tls()) return plain;
-            SSLSocket ssl = (SSLSocket) SSLContext.getDefault().getSocketFactory().createSocket(plain, e.host(), e.port(), true);
-            SSLParameters p = ssl.getSSLParameters();
-            p.setEndpointIdentificationAlgorithm("HTTPS"); // the agent's certificate must name the host it announced
-            ssl.setSSLParameters(p);
-            ssl.startHandshake();
-            return ssl;
+            // the agent's certificate must name the host it announced; trusted as the JVM's default trust store says
+            Socket s = e.tls() ? TlsSockets.handshake(SSLContext.getDefault(), plain, e.host(), e.port(), AGENT_TIMEOUT_MS) : plain;
+            s.setSoTimeout(AGENT_TIMEOUT_MS);
+            return s;
         } catch (IOException | NoSuchAlgorithmException | RuntimeException x) {
             plain.close();
             throw x instanceof IOException io ? io : new IOException(x.toString(), x);

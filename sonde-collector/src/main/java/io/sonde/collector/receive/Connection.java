@@ -17,6 +17,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import javax.net.ssl.SSLSocket;
 import java.time.Duration;
 import java.util.UUID;
 
@@ -68,6 +69,9 @@ final class Connection {
     private volatile boolean superseded;
     /** The observe endpoint the agent's HELLO announced (host resolved), or null. */
     private ObserveEndpoint observeEndpoint;
+
+    /** How long a TLS client has for its handshake. */
+    static final int HANDSHAKE_TIMEOUT_MS = 10_000;
 
     Connection(Receiver receiver, Socket socket) {
         this.receiver = receiver;
@@ -121,12 +125,17 @@ final class Connection {
 
     private void run() {
         try {
+            if (socket instanceof SSLSocket ssl) {
+                // before the short poll timeout below: a handshake must not time out between two polls
+                ssl.setSoTimeout(HANDSHAKE_TIMEOUT_MS);
+                ssl.startHandshake();
+            }
             socket.setSoTimeout((int) Math.min(Receiver.POLL_MILLIS, Math.max(1, receiver.limits().idleTimeout().toMillis())));
             socket.setTcpNoDelay(true);
             serve(socket.getInputStream());
         } catch (IOException e) {
             // the socket failed before its stream could be read
-            receiver.listener().failed(peer, 0, "I/O error: " + message(e), summary());
+            receiver.listener().failed(peer, 0, (socket instanceof SSLSocket ? "TLS handshake or " : "") + "I/O error: " + message(e), summary());
             receiver.ended(this, true);
         } finally {
             closeSocket();

@@ -95,6 +95,27 @@ public enum ConfigKey {
             return null;
         }
     },
+    TCP_TLS("tcp.tls", "off", "off | on: the tcp writer speaks TLS to the collector (needs tcp.ack=true), verifying that the"
+            + " collector's certificate names tcp.host") {
+        @Override
+        String check(String v) {
+            return oneOf(v, "off", "on");
+        }
+    },
+    TCP_TLS_TRUST_STORE("tcp.tls.trust.store", "", "trust store (PKCS12 or JKS) holding the collector's certificate or its CA;"
+            + " empty = the JVM's default trust store") {
+        @Override
+        String check(String v) {
+            return null;
+        }
+    },
+    TCP_TLS_TRUST_STORE_PASSWORD_FILE("tcp.tls.trust.store.password.file", "", "file holding the trust store's password"
+            + " (owner-only, chmod 600); empty = a store without integrity check") {
+        @Override
+        String check(String v) {
+            return null;
+        }
+    },
     BUFFER_BYTES("buffer.bytes", String.valueOf(256 << 10), "ring bytes per producing thread, a power of two") {
         @Override
         String check(String v) {

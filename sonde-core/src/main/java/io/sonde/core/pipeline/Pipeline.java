@@ -108,7 +108,7 @@ public final class Pipeline implements RingHost, ProbeHost, WriterLoop.Source {
      * empty: the address the collector sees), so a collector can relay observers to it.
      */
     public void announceObserve(int port, String advertisedHost) {
-        writer.announceObserve(new io.sonde.format.stream.ObserveEndpoint(advertisedHost.trim(), port, false));
+        writer.announceObserve(port, advertisedHost.trim());
     }
 
     public Registry registry() {

@@ -8,6 +8,8 @@ import io.sonde.format.stream.DeliveryCodec;
 import io.sonde.format.stream.DeliveryMessage;
 import io.sonde.format.stream.DeliveryProtocol;
 import io.sonde.format.stream.ObserveEndpoint;
+import io.sonde.format.stream.TlsSockets;
+import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -46,6 +48,7 @@ public final class AckedTcpWriter implements Writer {
     private static final long ACK_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     private final String host;
+    private final SSLContext tls;
     private final int port;
     private final int connectTimeoutMs;
     private final String token;
@@ -78,6 +81,15 @@ public final class AckedTcpWriter implements Writer {
      * @param dropWhenFull true for the {@code drop} policy, false for the blocking ones
      */
     public AckedTcpWriter(String host, int port, int connectTimeoutMs, String token, int resendBytes, boolean dropWhenFull) {
+        this(host, port, connectTimeoutMs, token, resendBytes, dropWhenFull, null);
+    }
+
+    /**
+     * As {@link #AckedTcpWriter(String, int, int, String, int, boolean)}, over TLS with {@code tls}
+     * (null: plain TCP); the collector's certificate must name {@code host}.
+     */
+    public AckedTcpWriter(String host, int port, int connectTimeoutMs, String token, int resendBytes, boolean dropWhenFull, SSLContext tls) {
+        this.tls = tls;
         this.host = host;
         this.port = port;
         this.connectTimeoutMs = connectTimeoutMs;
@@ -95,8 +107,8 @@ public final class AckedTcpWriter implements Writer {
     }
 
     @Override
-    public void announceObserve(ObserveEndpoint endpoint) {
-        observe = endpoint;
+    public void announceObserve(int port, String advertisedHost) {
+        observe = new ObserveEndpoint(advertisedHost, port, false);
     }
 
     /**
@@ -191,6 +203,7 @@ public final class AckedTcpWriter implements Writer {
         try {
             s.connect(new InetSocketAddress(host, port), timeoutMs);
             s.setTcpNoDelay(true);
+            if (tls != null) s = TlsSockets.handshake(tls, s, host, port, context.closing() ? timeoutMs : HANDSHAKE_TIMEOUT_MS);
             s.setSoTimeout(Math.max(timeoutMs, context.closing() ? timeoutMs : HANDSHAKE_TIMEOUT_MS));
             OutputStream o = s.getOutputStream();
             ObserveEndpoint announce = observe;

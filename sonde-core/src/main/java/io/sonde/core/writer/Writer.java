@@ -30,6 +30,9 @@ public interface Writer {
      * The process's observe endpoint started (or changed): a writer that talks to a collector tells
      * it, so the collector can relay observers to this process (format 2.3 HELLO). Any thread.
      * Default: nothing to tell.
+     *
+     * @param port the endpoint's port
+     * @param advertisedHost the host to announce; empty: the address the collector sees the connection come from
      */
-    default void announceObserve(io.sonde.format.stream.ObserveEndpoint endpoint) {}
+    default void announceObserve(int port, String advertisedHost) {}
 }

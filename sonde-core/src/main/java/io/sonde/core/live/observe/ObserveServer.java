@@ -9,7 +9,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -88,18 +87,7 @@ public final class ObserveServer implements ObserveService {
 
     private static InetAddress bindAddress(ObserveOptions o) {
         if (o.bindAddress() == null) return InetAddress.getLoopbackAddress();
-        InetAddress a;
-        try {
-            a = InetAddress.getByName(o.bindAddress());
-        } catch (UnknownHostException e) {
-            throw new IllegalArgumentException("observe bind address '" + o.bindAddress() + "': unknown host", e);
-        }
-        if (!a.isLoopbackAddress() && !o.isTls()) {
-            throw new IllegalArgumentException("observe bind address '" + o.bindAddress() + "' (" + a.getHostAddress()
-                    + ") is not a loopback address: a non-loopback endpoint needs TLS (a key store and its password file),"
-                    + " or the token would cross the network in clear text");
-        }
-        return a;
+        return TlsContexts.bindAddress("observe endpoint", o.bindAddress(), o.isTls());
     }
 
     /** Whether connections are TLS. */

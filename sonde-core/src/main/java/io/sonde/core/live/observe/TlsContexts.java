@@ -3,6 +3,8 @@ package io.sonde.core.live.observe;
 import io.sonde.api.live.ObserveService;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
@@ -48,6 +50,32 @@ public final class TlsContexts {
             throw new IllegalArgumentException(what + " TLS key store " + keyStore + ": " + e.getMessage(), e);
         } finally {
             java.util.Arrays.fill(password, '\0');
+        }
+    }
+
+    /**
+     * The address a server named {@code what} binds for {@code given} (a host name or address),
+     * refusing, with a message naming the problem, an unknown host and a non-loopback address without
+     * TLS: the token would cross the network in clear text. The observe endpoint and the collector's
+     * agent data port apply this one rule.
+     */
+    public static InetAddress bindAddress(String what, String given, boolean tls) {
+        InetAddress a;
+        try {
+            a = InetAddress.getByName(given);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException(what + " bind address '" + given + "': unknown host", e);
+        }
+        requireTls(what, given, a, tls);
+        return a;
+    }
+
+    /** Refuses (IllegalArgumentException) a non-loopback {@code address} without TLS; see {@link #bindAddress}. */
+    public static void requireTls(String what, String given, InetAddress address, boolean tls) {
+        if (!address.isLoopbackAddress() && !tls) {
+            throw new IllegalArgumentException(what + " bind address '" + given + "' (" + address.getHostAddress()
+                    + ") is not a loopback address: a non-loopback " + what + " needs TLS (a key store and its password file),"
+                    + " or the token would cross the network in clear text");
         }
     }
 }
