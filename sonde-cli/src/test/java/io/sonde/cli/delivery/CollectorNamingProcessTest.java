@@ -120,10 +120,10 @@ class CollectorNamingProcessTest {
     }
 
     /** What a sonde command run in this JVM returned and printed. */
-    private record Run(int code, String out, String err) {}
+    record Run(int code, String out, String err) {}
 
     /** Runs sonde in this JVM with standard output and error captured. */
-    private static Run inProcess(String... args) {
+    static Run inProcess(String... args) {
         java.io.PrintStream oldOut = System.out;
         java.io.PrintStream oldErr = System.err;
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
