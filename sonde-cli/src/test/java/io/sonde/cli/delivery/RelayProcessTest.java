@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 4, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class RelayProcessTest {
-    static final Pattern AGENT = Pattern.compile("agent ([0-9a-f-]{36}) observe (\\d+)");
+    static final Pattern AGENT = Pattern.compile("agent ([0-9a-f-]{36}) pid \\d+ observe (\\d+)");
 
     @TempDir
     Path dir;
@@ -44,8 +44,8 @@ class RelayProcessTest {
             int port = Integer.parseInt(matching(CollectorNamingProcessTest.LISTENING, collector.awaitLine("collector listening on ", 60)).group(1));
             int observePort = Integer.parseInt(matching(CollectorNamingProcessTest.SERVED, collector.awaitLine("agents served on ", 60)).group(1));
             String at = "127.0.0.1:" + observePort;
-            try (JvmProcess app = JvmProcess.start("agent", RelayAgentMain.class, String.valueOf(port), token.toString(),
-                    agentToken.toString(), stop.toString())) {
+            try (JvmProcess app = JvmProcess.start("agent", NamingAgentMain.class, String.valueOf(port), token.toString(),
+                    stop.toString(), agentToken.toString())) {
                 Matcher a = matching(AGENT, app.awaitLine("agent ", 60));
                 String id = a.group(1);
                 awaitAnnounced(observePort, id, "127.0.0.1:" + a.group(2));
