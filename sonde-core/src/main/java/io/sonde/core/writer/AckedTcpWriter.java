@@ -25,7 +25,9 @@ import java.util.concurrent.locks.LockSupport;
  * the collector answers ACCEPT with the highest number it holds durably, or REFUSE. Every frame
  * sent stays in a {@link ResendBuffer} until an ACK covers it; after a reconnect the writer
  * re-sends what the ACCEPT does not cover, under the frames' original numbers, preceded by a
- * repeated registry frame so the new segment can be decoded.
+ * repeated registry frame so the new segment can be decoded. When the process serves an observe
+ * endpoint ({@link #announceObserve}), HELLO also announces it (a format 2.3 stream), so the
+ * collector can relay observers to it; with an {@link SSLContext} every connection is TLS.
  *
  * <p>While disconnected the writer keeps sealing frames into the buffer (they go out at the next
  * connection) and tries to reconnect with exponential back-off (100 ms doubling to 5 s, jittered)
