@@ -84,6 +84,31 @@ class RelayProcessTest {
         }
     }
 
+    @Test
+    void collectorOptionsForRelayAndTlsAreCheckedAtStart() throws Exception {
+        Path token = privateFile(dir.resolve("collector.token"), "relay-collector-s3cret");
+        Path agentToken = privateFile(dir.resolve("observe.token"), "relay-agents-s3cret");
+        Run noObserve = inProcess("collector", "--port", "0", "--out", dir.resolve("a").toString(), "--token-file", token.toString(),
+                "--agent-token-file", agentToken.toString());
+        assertThat(noObserve.code()).as("stderr: %s", noObserve.err()).isEqualTo(2);
+        assertThat(noObserve.err()).contains("--agent-token-file needs --observe-port");
+        Run wide = inProcess("collector", "--port", "0", "--out", dir.resolve("b").toString(), "--token-file", token.toString(),
+                "--bind", "0.0.0.0");
+        assertThat(wide.code()).as("stderr: %s", wide.err()).isEqualTo(2);
+        assertThat(wide.err()).contains("0.0.0.0").contains("not a loopback address").contains("--tls-key-store");
+        Run half = inProcess("collector", "--port", "0", "--out", dir.resolve("c").toString(), "--tls-key-store",
+                dir.resolve("none.p12").toString());
+        assertThat(half.code()).as("stderr: %s", half.err()).isEqualTo(2);
+        assertThat(half.err()).contains("--tls-key-store and --tls-password-file go together");
+        Path readable = dir.resolve("readable.token");
+        Files.writeString(readable, "x\n");
+        Files.setPosixFilePermissions(readable, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        Run open = inProcess("collector", "--port", "0", "--out", dir.resolve("d").toString(), "--token-file", token.toString(),
+                "--observe-port", "0", "--agent-token-file", readable.toString());
+        assertThat(open.code()).as("stderr: %s", open.err()).isEqualTo(1);
+        assertThat(open.err()).contains("--agent-token-file");
+    }
+
     /** Waits (at most 60 s) until the collector shows the agent's observe endpoint. */
     private static void awaitAnnounced(int observePort, String id, String endpoint) throws Exception {
         String token = "relay-collector-s3cret";

@@ -148,6 +148,45 @@ class AgentRelayTest {
         }
     }
 
+    @Test
+    void anEndpointAnnouncedWhileConnectedReachesTheCollectorWithNothingLostOrTwice() throws Exception {
+        Path tokenFile = tmp.resolve("collector.token");
+        ObserveStartup.writeTokenFile(tokenFile, COLLECTOR_TOKEN);
+        Collector collector = Collector.start(new Collector.Settings(new InetSocketAddress("127.0.0.1", 0), tmp.resolve("archive"),
+                HandlerSet.byName(List.of("archive")), Map.of(), ReceiverLimits.defaults(), COLLECTOR_TOKEN), ReceiverListener.none(),
+                line -> {});
+        try {
+            Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.port", String.valueOf(collector.port()),
+                    "tcp.token.file", tokenFile.toString(), "flush.interval.ms", "5", "policy", "block-forever")));
+            UUID id = m.agentId();
+            MethodProbe probe = m.methodProbe("relaytest.Late.run", "()V");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (collector.agents().stream().noneMatch(a -> a.agentId().equals(id)) && System.nanoTime() < deadline) {
+                boolean entered = probe.enter();
+                probe.exit(entered);
+                Thread.sleep(5);
+            }
+            assertThat(collector.agents()).as("connected without an endpoint first").singleElement()
+                    .satisfies(a -> assertThat(a.observe()).isNull());
+            // the endpoint starts after the connection: the writer reconnects once to announce it
+            MonitorAccess.pipeline(m).announceObserve(7799, "shop-1.example");
+            AgentInfo announced = awaitAnnounced(collector, id, probe);
+            assertThat(announced.observe()).isEqualTo(new ObserveEndpoint("shop-1.example", 7799, false));
+            assertThat(announced.connections()).isEqualTo(2);
+            m.close();
+            assertThat(m.counters().dropped()).isZero();
+            assertThat(m.counters().written()).isEqualTo(m.counters().produced());
+            long deadlineStored = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!collector.receiverStatus().agents().get(id).trailer() && System.nanoTime() < deadlineStored) Thread.sleep(10);
+            var status = collector.receiverStatus().agents().get(id);
+            assertThat(status.trailer()).as("trailer stored: %s", status.describe()).isTrue();
+            assertThat(status.firstSequence()).isZero();
+            assertThat(status.missingFrames()).as("no gap across the reconnect: %s", status.describe()).isZero();
+        } finally {
+            collector.stop();
+        }
+    }
+
     /** Produces a record now and then until the collector knows the agent with its observe endpoint. */
     private static AgentInfo awaitAnnounced(Collector collector, UUID id, MethodProbe probe) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
