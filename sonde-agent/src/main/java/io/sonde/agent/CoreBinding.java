@@ -59,6 +59,7 @@ final class CoreBinding {
             ObserveStartup.Started s = ObserveStartup.start(Sonde.live(), c.getInt(ConfigKey.OBSERVE_PORT),
                     c.get(ConfigKey.OBSERVE_TOKEN_FILE),
                     ObserveStartup.generatedTokenDir(c.get(ConfigKey.WRITER), c.get(ConfigKey.FILE_DIR)));
+            pipeline.announceObserve(s.service().port(), c.get(ConfigKey.OBSERVE_ADVERTISED_HOST));
             AgentLog.info(s.describe() + "; try: sonde ls 127.0.0.1:" + s.service().port() + " --token-file "
                     + s.tokenFile().toAbsolutePath());
         } catch (RuntimeException | LinkageError e) {

@@ -22,6 +22,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
+import io.sonde.core.live.observe.TlsContexts;
+import io.sonde.format.stream.TokenFile;
+import javax.net.ssl.SSLContext;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -60,6 +63,21 @@ public final class CollectorCommand implements Callable<Integer> {
             description = "Serve the agents this collector knows on an observe endpoint on 127.0.0.1:PORT (0: any free port) for sonde ls/get/watch; needs --token-file (its token).")
     Integer observePort;
 
+    @Option(names = "--agent-token-file", paramLabel = "F",
+            description = "File holding the token of the agents' observe endpoints (owner-only, chmod 600): with it, observers on --observe-port"
+                    + " reach an agent's own live objects through the collector (sonde ls HOST:PORT --agent ID). Simplest: the agents'"
+                    + " observe.token.file.")
+    Path agentTokenFile;
+
+    @Option(names = "--tls-key-store", paramLabel = "FILE",
+            description = "Key store (PKCS12 or JKS) of the collector's key pair and certificate: agents connect with TLS (tcp.tls=on), and"
+                    + " --observe-port serves TLS on --bind too. Required for a --bind address that is not loopback.")
+    Path tlsKeyStore;
+
+    @Option(names = "--tls-password-file", paramLabel = "FILE",
+            description = "File holding the key store's password (owner-only, chmod 600); with --tls-key-store.")
+    Path tlsPasswordFile;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -76,6 +94,16 @@ public final class CollectorCommand implements Callable<Integer> {
         }
         if (observePort != null && token == null) {
             throw new UsageError("--observe-port needs --token-file: observers present the same token as agents");
+        }
+        if (agentTokenFile != null && observePort == null) {
+            throw new UsageError("--agent-token-file needs --observe-port: observers reach agents through the collector's observe endpoint");
+        }
+        String agentToken = agentTokenFile == null ? null : secret("--agent-token-file", agentTokenFile);
+        SSLContext tls = tls();
+        try {
+            TlsContexts.requireTls("collector", listen.bind, address.getAddress(), tls != null);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--bind: " + e.getMessage() + " (give --tls-key-store and --tls-password-file)");
         }
         List<DataHandler> chosen;
         try {
@@ -97,7 +125,7 @@ public final class CollectorCommand implements Callable<Integer> {
         PrintWriter stdout = spec.commandLine().getOut();
         Collector collector;
         try {
-            collector = Collector.start(new Collector.Settings(address, out, chosen, opts, limits, token),
+            collector = Collector.start(new Collector.Settings(address, out, chosen, opts, limits, token, tls),
                     ReceiveCommand.printing(stdout, spec.commandLine().getErr()), line -> print(stdout, line));
         } catch (IllegalArgumentException e) {
             throw new UsageError("--option: " + e.getMessage());
@@ -113,9 +141,9 @@ public final class CollectorCommand implements Callable<Integer> {
             print(stdout, "dashboard at http://" + collector.address().getAddress().getHostAddress() + ":" + dashboard.port() + "/");
         }
         if (observePort != null) {
-            startNaming(collector, token, stdout);
+            startNaming(collector, token, agentToken, stdout);
         }
-        String warning = listen.exposureWarning("collector", collector.port());
+        String warning = listen.exposureWarning("collector", collector.port(), tls != null);
         if (warning != null) {
             print(stdout, warning);
         }
@@ -133,12 +161,41 @@ public final class CollectorCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Serves the agents on the observe endpoint; a port that cannot be bound stops the collector again. */
-    private void startNaming(Collector collector, String token, PrintWriter stdout) {
+    /** A secret from an owner-only file, or a user error naming the option. */
+    private static String secret(String option, Path file) {
         try {
-            int port = collector.observe(io.sonde.api.live.ObserveOptions.of(observePort, token)).port();
-            print(stdout, "agents served on observe endpoint 127.0.0.1:" + port + " (sonde ls 127.0.0.1:" + port + "/agents --token-file "
-                    + listen.tokenFile + " --values)");
+            return TokenFile.read(file);
+        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+            throw new UserError(option + ": " + e.getMessage());
+        }
+    }
+
+    /** The data port's TLS context from --tls-key-store and --tls-password-file, or null without them. */
+    private SSLContext tls() {
+        if (tlsKeyStore == null && tlsPasswordFile == null) return null;
+        if (tlsKeyStore == null || tlsPasswordFile == null) {
+            throw new UsageError("--tls-key-store and --tls-password-file go together");
+        }
+        try {
+            return TlsContexts.server(tlsKeyStore, tlsPasswordFile, "collector");
+        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+            throw new UserError(e.getMessage());
+        }
+    }
+
+    /**
+     * Serves the agents on the observe endpoint (on --bind with TLS when the data port has TLS, else on
+     * 127.0.0.1); a port that cannot be bound stops the collector again.
+     */
+    private void startNaming(Collector collector, String token, String agentToken, PrintWriter stdout) {
+        try {
+            io.sonde.api.live.ObserveOptions o = io.sonde.api.live.ObserveOptions.of(observePort, token);
+            if (tlsKeyStore != null) o = o.bind(listen.bind).tls(tlsKeyStore, tlsPasswordFile);
+            int port = collector.observe(o, agentToken).port();
+            String host = tlsKeyStore != null ? listen.bind : "127.0.0.1";
+            print(stdout, "agents served on observe endpoint " + host + ":" + port + (tlsKeyStore != null ? " (TLS)" : "") + " (sonde ls "
+                    + host + ":" + port + "/agents --token-file " + listen.tokenFile + " --values"
+                    + (agentToken != null ? "; an agent's own objects: --agent ID" : "") + ")");
         } catch (RuntimeException e) {
             collector.stop();
             throw new UserError("cannot serve the agents on observe port " + observePort + ": " + e.getMessage());

@@ -82,14 +82,23 @@ final class ListenOptions {
 
     /** The warning to print when the address is not loopback, else null. */
     String exposureWarning(String what, int boundPort) {
+        return exposureWarning(what, boundPort, false);
+    }
+
+    /** The warning to print when the address is not loopback, else null; {@code encrypted}: the port serves TLS. */
+    String exposureWarning(String what, int boundPort, boolean encrypted) {
         if (address().getAddress().isLoopbackAddress()) {
+            return null;
+        }
+        if (tokenFile != null && encrypted) {
             return null;
         }
         if (tokenFile != null) {
             return "warning: the " + what + " on " + bind + ":" + boundPort + " checks the token but does not encrypt:"
                     + " the token and the data cross the network in the clear";
         }
-        return "warning: the " + what + " has no authentication: anyone who can reach " + bind + ":" + boundPort
+        return "warning: the " + what + " has no authentication" + (encrypted ? " (TLS encrypts, but takes any client)" : "")
+                + ": anyone who can reach " + bind + ":" + boundPort
                 + " can send data to be stored (up to " + maxAgents + " agent folders); give --token-file, or bind to 127.0.0.1"
                 + " unless the network is trusted";
     }

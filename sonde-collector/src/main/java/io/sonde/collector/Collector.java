@@ -12,6 +12,9 @@ import io.sonde.collector.handler.HandlerStatus;
 import io.sonde.collector.naming.AgentDirectory;
 import io.sonde.collector.naming.AgentInfo;
 import io.sonde.collector.observe.NamingEndpoint;
+import io.sonde.core.live.observe.TlsContexts;
+import io.sonde.format.stream.ObserveEndpoint;
+import javax.net.ssl.SSLContext;
 import io.sonde.collector.receive.Delivery;
 import io.sonde.collector.receive.Receiver;
 import io.sonde.collector.receive.ReceiverLimits;
@@ -64,9 +67,16 @@ public final class Collector implements AutoCloseable {
      * @param options handler options ({@code database.url}, {@code queue.frames}, {@code queue.bytes}, …)
      * @param limits the receiver's limits
      * @param token the token agents must present (acknowledged delivery); null: none required
+     * @param tls the agents' data port serves TLS with this context ({@link io.sonde.core.live.observe.TlsContexts#server}); null:
+     *     plain TCP, then only a loopback {@code bind} is allowed
      */
     public record Settings(InetSocketAddress bind, Path out, List<DataHandler> handlers, Map<String, String> options, ReceiverLimits limits,
-            String token) {
+            String token, SSLContext tls) {
+        public Settings(InetSocketAddress bind, Path out, List<DataHandler> handlers, Map<String, String> options, ReceiverLimits limits,
+                String token) {
+            this(bind, out, handlers, options, limits, token, null);
+        }
+
         public Settings(InetSocketAddress bind, Path out, List<DataHandler> handlers, Map<String, String> options, ReceiverLimits limits) {
             this(bind, out, handlers, options, limits, null);
         }
@@ -78,7 +88,7 @@ public final class Collector implements AutoCloseable {
 
     private Collector(HandlerSet handlers, Settings s, ReceiverListener listener, Delivery delivery) throws IOException {
         this.handlers = handlers;
-        this.receiver = Receiver.start(s.bind(), new Streams(), listener, s.limits(), delivery);
+        this.receiver = Receiver.start(s.bind(), new Streams(), listener, s.limits(), delivery, s.tls());
     }
 
     /**
@@ -86,9 +96,11 @@ public final class Collector implements AutoCloseable {
      *
      * @param notices where handler problems are reported, one line each (thread-safe)
      * @throws IOException if the address cannot be bound or a lossless handler (the archive) cannot open
-     * @throws IllegalArgumentException for a bad queue option
+     * @throws IllegalArgumentException for a bad queue option, or a bind address that is not loopback without TLS
      */
     public static Collector start(Settings s, ReceiverListener listener, Consumer<String> notices) throws IOException {
+        // the observe endpoint's rule: a port others can reach carries the token and the data, so only with TLS
+        TlsContexts.requireTls("collector", s.bind().getHostString(), s.bind().getAddress(), s.tls() != null);
         HandlerConfig config = new HandlerConfig(s.out(), s.options());
         int queueFrames = config.intOption("queue.frames", HandlerSet.DEFAULT_QUEUE_FRAMES);
         long queueBytes = (long) config.intOption("queue.mib", (int) (HandlerSet.DEFAULT_QUEUE_BYTES >> 20)) << 20;
@@ -136,8 +148,17 @@ public final class Collector implements AutoCloseable {
      * @throws IllegalStateException if already serving or stopped
      */
     public synchronized NamingEndpoint observe(ObserveOptions options) {
+        return observe(options, null);
+    }
+
+    /**
+     * As {@link #observe(ObserveOptions)}, relaying observers to the agents' own observe endpoints
+     * (RELAY, see {@link io.sonde.collector.observe.AgentRelay}) with {@code agentToken}, the agents'
+     * observe token (null: relaying is refused with a message saying so).
+     */
+    public synchronized NamingEndpoint observe(ObserveOptions options, String agentToken) {
         if (naming != null || stopped.get()) throw new IllegalStateException(stopped.get() ? "collector stopped" : "naming already served");
-        naming = NamingEndpoint.start(agents, options);
+        naming = NamingEndpoint.start(agents, options, agentToken);
         return naming;
     }
 
@@ -191,6 +212,7 @@ public final class Collector implements AutoCloseable {
         private final String peer;
         private final AtomicBoolean ended = new AtomicBoolean();
         private StreamInfo stream;
+        private ObserveEndpoint observe;
         private volatile boolean started;
         private long index;
 
@@ -205,7 +227,7 @@ public final class Collector implements AutoCloseable {
             if (stream == null) {
                 stream = new StreamInfo(connection, agentOf(frame), hostOf(frame), pidOf(frame), peer, System.currentTimeMillis(), streamHeader,
                         handlers.decodes());
-                agents.connected(stream);
+                agents.connected(stream, observe);
                 started = true;
                 rethrow(() -> handlers.streamStarted(stream));
             }
@@ -213,6 +235,11 @@ public final class Collector implements AutoCloseable {
             Envelope e = new Envelope(stream, index++, bytes, length);
             agents.seen(stream.agentId(), System.currentTimeMillis());
             rethrow(() -> handlers.frame(e));
+        }
+
+        @Override
+        public void announced(ObserveEndpoint endpoint) {
+            observe = endpoint;
         }
 
         @Override

@@ -50,6 +50,7 @@ public final class Sonde {
                 m.observeWith(ObserveStartup.start(live(), config.getInt(ConfigKey.OBSERVE_PORT),
                         config.get(ConfigKey.OBSERVE_TOKEN_FILE),
                         ObserveStartup.generatedTokenDir(config.get(ConfigKey.WRITER), config.get(ConfigKey.FILE_DIR))));
+                m.pipeline().announceObserve(m.observePort(), config.get(ConfigKey.OBSERVE_ADVERTISED_HOST));
             } catch (RuntimeException e) {
                 m.close();
                 throw new IllegalStateException("observe=on: " + e.getMessage(), e);

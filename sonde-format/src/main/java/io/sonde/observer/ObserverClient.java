@@ -11,14 +11,13 @@ import io.sonde.format.observe.ObserveProtocol;
 import io.sonde.format.observe.ObservedEvent;
 import io.sonde.format.observe.PayloadReader;
 import io.sonde.format.observe.SubscriptionInfo;
+import io.sonde.format.stream.TlsSockets;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,9 +31,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLParameters;
-import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManagerFactory;
 
 /**
  * The Java observer client (docs/observe-protocol.md): one TCP connection to an observe endpoint,
@@ -71,6 +67,8 @@ public final class ObserverClient implements AutoCloseable {
     /** This connection's id at the endpoint (protocol version 2 tells it in the HELLO answer). */
     private volatile int connectionId;
     private volatile boolean closed;
+    /** Why the endpoint ended the connection, if it said so (an ERROR to request 0 before closing). */
+    private volatile ObserveException endReason;
 
     private ObserverClient(Socket socket, Observer observer) throws IOException {
         this.socket = socket;
@@ -97,6 +95,39 @@ public final class ObserverClient implements AutoCloseable {
      */
     public static ObserverClient connect(String host, int port, String token, Observer observer, SSLContext tls)
             throws IOException {
+        return open(host, port, observer, tls, (w, req) -> ObserveCodec.hello(w, req, ObserveProtocol.PROTOCOL_VERSION, token));
+    }
+
+    /**
+     * Connects to agent {@code agent} through a collector: to the collector's observe endpoint
+     * {@code host:port} with the collector's {@code token}, which opens a session at the agent's own
+     * observe endpoint and relays it both ways (docs/collector.md, "Relay"). The client works as with
+     * a direct connection (every request, subscription and QoS is the agent's); when the agent goes
+     * away, {@link Observer#onClosed} gets an {@link ObserveException} saying so.
+     *
+     * <pre>{@code
+     * try (ObserverClient c = ObserverClient.connectRelayed("127.0.0.1", 7713, collectorToken, "da246fa0", observer)) {
+     *     c.list("**");
+     * }
+     * }</pre>
+     *
+     * @param agent the agent's id as the collector lists it ({@code agents/<id>}), or a unique prefix of it
+     * @throws ObserveException the collector refused: wrong token ({@link ObserveProtocol#ERR_BAD_TOKEN}), unknown agent
+     *     ({@link ObserveProtocol#ERR_UNKNOWN_PATH}), agent without a reachable observe endpoint or refusing the collector
+     *     ({@link ObserveProtocol#ERR_UNAVAILABLE}); the message says which
+     */
+    public static ObserverClient connectRelayed(String host, int port, String token, String agent, Observer observer) throws IOException {
+        return connectRelayed(host, port, token, agent, observer, null);
+    }
+
+    /** {@link #connectRelayed(String, int, String, String, Observer)} over TLS to the collector, as {@link #connect(String, int, String, Observer, SSLContext)}. */
+    public static ObserverClient connectRelayed(String host, int port, String token, String agent, Observer observer, SSLContext tls)
+            throws IOException {
+        return open(host, port, observer, tls, (w, req) -> ObserveCodec.relay(w, req, ObserveProtocol.PROTOCOL_VERSION, token, agent));
+    }
+
+    /** Connects and sends {@code opening} (HELLO or RELAY) as the first request; its OK carries the connection id. */
+    private static ObserverClient open(String host, int port, Observer observer, SSLContext tls, RequestEncoder opening) throws IOException {
         Socket s = new Socket();
         try {
             s.connect(new InetSocketAddress(host, port), (int) DEFAULT_TIMEOUT.toMillis());
@@ -107,8 +138,7 @@ public final class ObserverClient implements AutoCloseable {
                 c.out.write(LiveFrameWriter.streamHeader());
             }
             c.reader.start();
-            c.connectionId = (int) okResult(c.request((w, req) -> ObserveCodec.hello(w, req, ObserveProtocol.PROTOCOL_VERSION, token),
-                    ObserveProtocol.OK));
+            c.connectionId = (int) okResult(c.request(opening, ObserveProtocol.OK));
             return c;
         } catch (IOException | RuntimeException e) {
             s.close();
@@ -118,19 +148,11 @@ public final class ObserverClient implements AutoCloseable {
 
     /** Layers TLS over the connected socket {@code plain} and completes the handshake (bounded by the default timeout). */
     private static Socket handshake(SSLContext tls, Socket plain, String host, int port) throws IOException {
-        SSLSocket ssl = (SSLSocket) tls.getSocketFactory().createSocket(plain, host, port, true);
-        SSLParameters p = ssl.getSSLParameters();
-        p.setEndpointIdentificationAlgorithm("HTTPS"); // the certificate must name the host we asked for
-        ssl.setSSLParameters(p);
-        ssl.setSoTimeout((int) DEFAULT_TIMEOUT.toMillis());
         try {
-            ssl.startHandshake();
+            return TlsSockets.handshake(tls, plain, host, port, (int) DEFAULT_TIMEOUT.toMillis());
         } catch (IOException e) {
-            ssl.close();
-            throw new ObserveException(0, "TLS handshake with " + host + ":" + port + " failed: " + e.getMessage());
+            throw new ObserveException(0, e.getMessage());
         }
-        ssl.setSoTimeout(0);
-        return ssl;
     }
 
     /**
@@ -138,16 +160,7 @@ public final class ObserverClient implements AutoCloseable {
      * {@code password} may be null for a store without integrity check).
      */
     public static SSLContext trusting(Path trustStore, char[] password) throws IOException {
-        try {
-            KeyStore ks = KeyStore.getInstance(trustStore.toFile(), password);
-            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            tmf.init(ks);
-            SSLContext ctx = SSLContext.getInstance("TLS");
-            ctx.init(null, tmf.getTrustManagers(), null);
-            return ctx;
-        } catch (GeneralSecurityException e) {
-            throw new IOException("trust store " + trustStore + ": " + e.getMessage(), e);
-        }
+        return TlsSockets.trusting(trustStore, password);
     }
 
     /** How long requests wait for their answer. */
@@ -324,6 +337,12 @@ public final class ObserverClient implements AutoCloseable {
                     observer.onSubscriptionEnded(sub, by, reason);
                 } else {
                     int request = r.u32();
+                    if (type == ObserveProtocol.ERROR && request == 0) {
+                        // no request of ours has id 0: the endpoint says why it ends the connection (e.g. the relayed agent left)
+                        int code = r.u16();
+                        endReason = new ObserveException(code, r.str());
+                        continue;
+                    }
                     CompletableFuture<PayloadReader> f = pending.get(request);
                     // the frame buffer is reused for the next frame: the waiting request gets a copy
                     if (f != null) f.complete(r.copy());
@@ -332,8 +351,9 @@ public final class ObserverClient implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             if (!closed) cause = e;
         } finally {
-            IOException ended = new ObserveException(0, "connection to " + in.source() + " closed"
-                    + (cause == null ? "" : ": " + cause.getMessage()));
+            if (cause == null && !closed) cause = endReason;
+            IOException ended = new ObserveException(cause instanceof ObserveException oe ? oe.code() : 0, "connection to " + in.source()
+                    + " closed" + (cause == null ? "" : ": " + cause.getMessage()));
             for (CompletableFuture<PayloadReader> f : pending.values()) f.completeExceptionally(ended);
             closed = true;
             try {

@@ -27,10 +27,19 @@ public final class ObserveOptions {
             description = "file holding the endpoint's token (must be readable only by its owner: chmod 600)")
     Path tokenFile;
 
-    /** Reads the token and connects; every failure is a {@link UserError} naming the endpoint or the file. */
+    @Option(names = "--agent", paramLabel = "ID",
+            description = "reach this agent's own live objects through the collector at HOST:PORT (its id as `sonde ls COLLECTOR/agents`"
+                    + " lists it, or a unique prefix); --token-file is then the collector's token")
+    String agent;
+
+    /**
+     * Reads the token and connects (through the collector to {@code --agent} when given); every
+     * failure is a {@link UserError} naming the endpoint or the file.
+     */
     public ObserverClient connect(ObserveAddress address, Observer observer) {
         String token = token();
         try {
+            if (agent != null) return ObserverClient.connectRelayed(address.host(), address.port(), token, agent, observer);
             return ObserverClient.connect(address.host(), address.port(), token, observer);
         } catch (UnknownHostException e) {
             throw new UserError("cannot connect to " + address.endpoint() + ": unknown host '" + address.host() + "'");
@@ -40,6 +49,10 @@ public final class ObserveOptions {
         } catch (SocketTimeoutException e) {
             throw new UserError("cannot connect to " + address.endpoint() + ": timed out");
         } catch (ObserveException e) {
+            if (e.code() == ObserveProtocol.ERR_BAD_TOKEN && agent != null && e.getMessage().contains("must be HELLO")) {
+                throw new UserError(address.endpoint() + " does not relay to agents (--agent needs a collector's observe port): "
+                        + e.getMessage());
+            }
             if (e.code() == ObserveProtocol.ERR_BAD_TOKEN) {
                 throw new UserError(address.endpoint() + " refused the token in " + tokenFile + ": " + e.getMessage());
             }

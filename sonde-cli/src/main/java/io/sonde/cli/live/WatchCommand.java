@@ -133,7 +133,8 @@ public final class WatchCommand implements Callable<Integer> {
             session.closing = true;
         }
         if (session.peerClosed && !session.countReached()) {
-            String m = a.endpoint() + " closed the connection after " + session.tally();
+            Throwable why = session.cause;
+            String m = a.endpoint() + " closed the connection after " + session.tally() + (why == null ? "" : ": " + why.getMessage());
             if (count != null || seconds != null) throw new UserError(m);
             System.err.println("sonde watch: " + m);
         }
@@ -172,6 +173,8 @@ public final class WatchCommand implements Callable<Integer> {
         final CountDownLatch ended = new CountDownLatch(1);
         volatile boolean closing;
         volatile boolean peerClosed;
+        /** Why the peer closed, if it said (e.g. the relayed agent left); null otherwise. */
+        volatile Throwable cause;
         private long events;
         private long deliveries;
         private long lost;
@@ -225,6 +228,7 @@ public final class WatchCommand implements Callable<Integer> {
 
         @Override
         public void onClosed(Throwable cause) {
+            this.cause = cause;
             if (!closing) peerClosed = true;
             ended.countDown();
         }

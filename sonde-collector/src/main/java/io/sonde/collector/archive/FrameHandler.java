@@ -29,6 +29,13 @@ public interface FrameHandler {
          */
         default void force() throws IOException {}
 
+        /**
+         * The agent's HELLO announced its observe endpoint (format 2.3; the host already resolved to
+         * the address the connection comes from when the agent advertised none). Called once, right
+         * after the sink opened, before its first frame. Default: ignored.
+         */
+        default void announced(io.sonde.format.stream.ObserveEndpoint endpoint) {}
+
         /** Orderly end of the connection: make what was written durable and release it. */
         void close() throws IOException;
 

@@ -1,6 +1,7 @@
 package io.sonde.collector.naming;
 
 import io.sonde.collector.envelope.StreamInfo;
+import io.sonde.format.stream.ObserveEndpoint;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -31,8 +32,16 @@ public final class AgentDirectory {
 
     /** A stream of the agent started (its first frame arrived). */
     public void connected(StreamInfo s) {
+        connected(s, null);
+    }
+
+    /**
+     * A stream of the agent started (its first frame arrived); its HELLO announced {@code observe}
+     * (null: none, then the agent has no observe endpoint the collector could relay to).
+     */
+    public void connected(StreamInfo s, ObserveEndpoint observe) {
         Entry e = agents.computeIfAbsent(s.agentId(), id -> new Entry(id, s.connectedMillis()));
-        e.connected(s);
+        e.connected(s, observe);
         changed(e);
     }
 
@@ -84,6 +93,7 @@ public final class AgentDirectory {
         private volatile long frames;
         private int open;
         private long connections;
+        private ObserveEndpoint observe;
 
         Entry(UUID id, long firstSeen) {
             this.id = id;
@@ -91,7 +101,8 @@ public final class AgentDirectory {
             this.lastSeen = firstSeen;
         }
 
-        synchronized void connected(StreamInfo s) {
+        synchronized void connected(StreamInfo s, ObserveEndpoint announced) {
+            observe = announced; // the latest connection's word: an agent restarted without observe=on has none
             host = s.host();
             pid = s.pid();
             open++;
@@ -106,7 +117,7 @@ public final class AgentDirectory {
 
         synchronized AgentInfo info() {
             return new AgentInfo(id, host, pid, firstSeen, lastSeen, open > 0 ? AgentInfo.CONNECTED : AgentInfo.DISCONNECTED, connections,
-                    frames);
+                    frames, observe);
         }
     }
 }

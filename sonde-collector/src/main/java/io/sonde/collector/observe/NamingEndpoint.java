@@ -10,6 +10,7 @@ import io.sonde.collector.naming.AgentDirectory;
 import io.sonde.collector.naming.AgentInfo;
 import io.sonde.core.live.LiveRuntime;
 import io.sonde.core.live.mib.LiveClock;
+import io.sonde.core.live.observe.ObserveServer;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
@@ -23,10 +24,12 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>
  * agents/                    Agents   (CHILD_ADDED when an agent connects for the first time)
- *   &lt;agent-id&gt;/             Agent    host, pid, firstSeen, lastSeen (ISO-8601 UTC), status, connections, frames (sensors)
+ *   &lt;agent-id&gt;/             Agent    host, pid, firstSeen, lastSeen (ISO-8601 UTC), status, connections, frames,
+ *                                     observe (host:port of its observe endpoint, empty if none) (sensors)
  * collector/                 Collector
  *   observers                connections open on this endpoint now (supplied)
  *   agents                   agents known (supplied)
+ *   relayed                  observer sessions relayed to agents now (supplied)
  * </pre>
  *
  * The tree is the collector's own ({@link LiveRuntime#bare}), not the process-wide
@@ -47,15 +50,18 @@ public final class NamingEndpoint implements AutoCloseable {
     private final ObserveService service;
     private final ScheduledExecutorService refresher;
 
-    private NamingEndpoint(AgentDirectory directory, ObserveOptions options) {
+    private NamingEndpoint(AgentDirectory directory, ObserveOptions options, String agentToken) {
         this.directory = directory;
         this.tree = LiveRuntime.bare(LiveClock.system());
         this.agents = tree.object("agents", "Agents");
         MonitoredObject collector = tree.object("collector", "Collector");
         directory.onChange(this::update);
         directory.list().forEach(this::update);
-        this.service = tree.observe(options);
-        collector.longAttribute("observers", "connections", "observe connections open on this endpoint now", service::connections);
+        AgentRelay relay = new AgentRelay(directory, agentToken);
+        this.service = ObserveServer.start(tree, options, relay);
+        collector.longAttribute("observers", "connections", "observe connections open on this endpoint now (relayed ones not counted)",
+                service::connections);
+        collector.longAttribute("relayed", "connections", "observer sessions relayed to agents now", relay::open);
         collector.longAttribute("agents", "agents", "agents that connected since the collector started", () -> sensors.size());
         this.refresher = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "sonde-collector-naming");
@@ -73,10 +79,21 @@ public final class NamingEndpoint implements AutoCloseable {
      * @throws java.io.UncheckedIOException if the port cannot be bound
      */
     public static NamingEndpoint start(AgentDirectory directory, ObserveOptions options) {
+        return start(directory, options, null);
+    }
+
+    /**
+     * Starts serving {@code directory} on an observe endpoint that also relays observers to the
+     * agents' own observe endpoints ({@link AgentRelay}), authenticating there with {@code agentToken}.
+     *
+     * @param agentToken the agents' observe token ({@code --agent-token-file}); null: RELAY is answered with an error saying
+     *     the collector has none
+     */
+    public static NamingEndpoint start(AgentDirectory directory, ObserveOptions options, String agentToken) {
         if (options.token() == null || options.token().isEmpty()) {
             throw new IllegalArgumentException("the collector's observe endpoint needs a token (--token-file)");
         }
-        return new NamingEndpoint(directory, options);
+        return new NamingEndpoint(directory, options, agentToken);
     }
 
     /** The bound port. */
@@ -115,6 +132,7 @@ public final class NamingEndpoint implements AutoCloseable {
         private final StringSensor status;
         private final LongSensor connections;
         private final LongSensor frames;
+        private final StringSensor observe;
 
         AgentSensors(MonitoredObject o) {
             host = o.stringSensor("host", "", "host name the agent reports");
@@ -124,6 +142,8 @@ public final class NamingEndpoint implements AutoCloseable {
             status = o.stringSensor("status", "", "connected while a connection of it is open, else disconnected");
             connections = o.longSensor("connections", "connections", "connections of it since the collector started");
             frames = o.longSensor("frames", "frames", "frames received from it since the collector started (updated every second)");
+            observe = o.stringSensor("observe", "", "host:port of its observe endpoint as its HELLO announced it (relay: sonde ls COLLECTOR --agent ID);"
+                    + " empty: none announced");
         }
 
         /** Sets every sensor; status last, so an observer told of a status change finds the rest already set. */
@@ -134,6 +154,7 @@ public final class NamingEndpoint implements AutoCloseable {
             lastSeen.set(Instant.ofEpochMilli(a.lastSeenMillis()).toString());
             connections.set(a.connections());
             frames.set(a.frames());
+            observe.set(a.observe() == null ? "" : a.observe().toString());
             status.set(a.status());
         }
     }

@@ -10,12 +10,14 @@ import io.sonde.format.observe.MalformedMessageException;
 import io.sonde.format.stream.DeliveryCodec;
 import io.sonde.format.stream.DeliveryMessage;
 import io.sonde.format.stream.DeliveryProtocol;
+import io.sonde.format.stream.ObserveEndpoint;
 import io.sonde.format.stream.TokenFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import javax.net.ssl.SSLSocket;
 import java.time.Duration;
 import java.util.UUID;
 
@@ -65,6 +67,11 @@ final class Connection {
     /** True once a frame arrived that the agent has not had an ACK for. */
     private boolean ackDue;
     private volatile boolean superseded;
+    /** The observe endpoint the agent's HELLO announced (host resolved), or null. */
+    private ObserveEndpoint observeEndpoint;
+
+    /** How long a TLS client has for its handshake. */
+    static final int HANDSHAKE_TIMEOUT_MS = 10_000;
 
     Connection(Receiver receiver, Socket socket) {
         this.receiver = receiver;
@@ -118,12 +125,17 @@ final class Connection {
 
     private void run() {
         try {
+            if (socket instanceof SSLSocket ssl) {
+                // before the short poll timeout below: a handshake must not time out between two polls
+                ssl.setSoTimeout(HANDSHAKE_TIMEOUT_MS);
+                ssl.startHandshake();
+            }
             socket.setSoTimeout((int) Math.min(Receiver.POLL_MILLIS, Math.max(1, receiver.limits().idleTimeout().toMillis())));
             socket.setTcpNoDelay(true);
             serve(socket.getInputStream());
         } catch (IOException e) {
             // the socket failed before its stream could be read
-            receiver.listener().failed(peer, 0, "I/O error: " + message(e), summary());
+            receiver.listener().failed(peer, 0, (socket instanceof SSLSocket ? "TLS handshake or " : "") + "I/O error: " + message(e), summary());
             receiver.ended(this, true);
         } finally {
             closeSocket();
@@ -159,6 +171,7 @@ final class Connection {
                     }
                     if (sink == null) {
                         sink = receiver.handler().open(agent, in.streamHeaderBytes(), peer);
+                        if (observeEndpoint != null) sink.announced(observeEndpoint);
                         counters.connected();
                         if (aborted) {
                             sink.abort();
@@ -264,6 +277,13 @@ final class Connection {
             throw new FormatException(peer, h.offset() + h.headerLength(), FormatProblem.BAD_VALUE, "HELLO: " + e.getMessage());
         }
         agent = h.agentId();
+        if (hello.observe() != null) {
+            if (in.minorVersion() < DeliveryProtocol.ANNOUNCE_MINOR_VERSION) {
+                throw new FormatException(peer, h.offset() + h.headerLength(), FormatProblem.BAD_VALUE, "HELLO: a 2."
+                        + in.minorVersion() + " stream's HELLO carries the observe endpoint fields of 2." + DeliveryProtocol.ANNOUNCE_MINOR_VERSION);
+            }
+            observeEndpoint = hello.observe().resolved(socket != null ? socket.getInetAddress().getHostAddress() : peerHost());
+        }
         codec = new DeliveryCodec(agent, ProcessHandle.current().pid(), "");
         String token = receiver.delivery().token();
         if (token != null && !TokenFile.matches(token, hello.token())) {
@@ -286,6 +306,12 @@ final class Connection {
         }
         lastForceNanos = System.nanoTime();
         return counters;
+    }
+
+    /** The host part of {@link #peer} (ip:port), for connections without a socket. */
+    private String peerHost() {
+        int colon = peer.lastIndexOf(':');
+        return colon < 0 ? peer : peer.substring(0, colon);
     }
 
     private void refuse(FrameHeader hello, int code, String reason) throws IOException {

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import javax.net.ssl.SSLContext;
 import java.net.Socket;
 import java.util.Map;
 import java.util.Set;
@@ -102,7 +103,18 @@ public final class Receiver implements AutoCloseable {
      */
     public static Receiver start(InetSocketAddress bind, FrameHandler handler, ReceiverListener listener, ReceiverLimits limits,
             Delivery delivery) throws IOException {
-        ServerSocket s = new ServerSocket();
+        return start(bind, handler, listener, limits, delivery, null);
+    }
+
+    /**
+     * As {@link #start(InetSocketAddress, FrameHandler, ReceiverListener, ReceiverLimits, Delivery)},
+     * serving TLS with {@code tls} (null: plain TCP). The TLS handshake runs on each connection's own
+     * thread (bounded by {@link Connection#HANDSHAKE_TIMEOUT_MS}), never on the accepting thread; a
+     * client that does not speak TLS fails it and is logged like any broken stream.
+     */
+    public static Receiver start(InetSocketAddress bind, FrameHandler handler, ReceiverListener listener, ReceiverLimits limits,
+            Delivery delivery, SSLContext tls) throws IOException {
+        ServerSocket s = tls == null ? new ServerSocket() : tls.getServerSocketFactory().createServerSocket();
         try {
             s.setReuseAddress(true);
             s.bind(bind, 64);

@@ -95,6 +95,27 @@ public enum ConfigKey {
             return null;
         }
     },
+    TCP_TLS("tcp.tls", "off", "off | on: the tcp writer speaks TLS to the collector (needs tcp.ack=true), verifying that the"
+            + " collector's certificate names tcp.host") {
+        @Override
+        String check(String v) {
+            return oneOf(v, "off", "on");
+        }
+    },
+    TCP_TLS_TRUST_STORE("tcp.tls.trust.store", "", "trust store (PKCS12 or JKS) holding the collector's certificate or its CA;"
+            + " empty = the JVM's default trust store") {
+        @Override
+        String check(String v) {
+            return null;
+        }
+    },
+    TCP_TLS_TRUST_STORE_PASSWORD_FILE("tcp.tls.trust.store.password.file", "", "file holding the trust store's password"
+            + " (owner-only, chmod 600); empty = a store without integrity check") {
+        @Override
+        String check(String v) {
+            return null;
+        }
+    },
     BUFFER_BYTES("buffer.bytes", String.valueOf(256 << 10), "ring bytes per producing thread, a power of two") {
         @Override
         String check(String v) {
@@ -228,6 +249,13 @@ public enum ConfigKey {
     OBSERVE_TOKEN_FILE("observe.token.file", "", "file holding the observe endpoint's token, readable only by its owner;"
             + " empty = a random token written to a new owner-only file observe-PID.token in file.dir (file writer)"
             + " or else the temporary directory") {
+        @Override
+        String check(String v) {
+            return null;
+        }
+    },
+    OBSERVE_ADVERTISED_HOST("observe.advertised.host", "", "host name or address the tcp writer announces to the collector for"
+            + " this process's observe endpoint (observe=on); empty = the address the collector sees the connection come from") {
         @Override
         String check(String v) {
             return null;

@@ -47,6 +47,7 @@ public final class Pipeline implements RingHost, ProbeHost, WriterLoop.Source {
 
     private volatile boolean closed;
     private final WriterLoop loop;
+    private final Writer writer;
     private final Thread shutdownHook;
     private boolean closeStarted;
 
@@ -72,6 +73,7 @@ public final class Pipeline implements RingHost, ProbeHost, WriterLoop.Source {
      */
     Pipeline(SondeConfig config, Writer writer, Identity identity, boolean shutdownHook, boolean manual) {
         this.config = config;
+        this.writer = writer;
         this.identity = identity;
         this.ringBytes = config.getInt(ConfigKey.BUFFER_BYTES);
         this.maxRings = config.getInt(ConfigKey.BUFFERS_MAX);
@@ -99,6 +101,14 @@ public final class Pipeline implements RingHost, ProbeHost, WriterLoop.Source {
         } else {
             this.shutdownHook = null;
         }
+    }
+
+    /**
+     * Tells the writer where this process's observe endpoint listens (port; {@code advertisedHost}
+     * empty: the address the collector sees), so a collector can relay observers to it.
+     */
+    public void announceObserve(int port, String advertisedHost) {
+        writer.announceObserve(port, advertisedHost.trim());
     }
 
     public Registry registry() {

@@ -7,6 +7,9 @@ import io.sonde.format.read.FrameInput;
 import io.sonde.format.stream.DeliveryCodec;
 import io.sonde.format.stream.DeliveryMessage;
 import io.sonde.format.stream.DeliveryProtocol;
+import io.sonde.format.stream.ObserveEndpoint;
+import io.sonde.format.stream.TlsSockets;
+import javax.net.ssl.SSLContext;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -22,7 +25,9 @@ import java.util.concurrent.locks.LockSupport;
  * the collector answers ACCEPT with the highest number it holds durably, or REFUSE. Every frame
  * sent stays in a {@link ResendBuffer} until an ACK covers it; after a reconnect the writer
  * re-sends what the ACCEPT does not cover, under the frames' original numbers, preceded by a
- * repeated registry frame so the new segment can be decoded.
+ * repeated registry frame so the new segment can be decoded. When the process serves an observe
+ * endpoint ({@link #announceObserve}), HELLO also announces it (a format 2.3 stream), so the
+ * collector can relay observers to it; with an {@link SSLContext} every connection is TLS.
  *
  * <p>While disconnected the writer keeps sealing frames into the buffer (they go out at the next
  * connection) and tries to reconnect with exponential back-off (100 ms doubling to 5 s, jittered)
@@ -45,6 +50,7 @@ public final class AckedTcpWriter implements Writer {
     private static final long ACK_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     private final String host;
+    private final SSLContext tls;
     private final int port;
     private final int connectTimeoutMs;
     private final String token;
@@ -67,6 +73,9 @@ public final class AckedTcpWriter implements Writer {
     private long resentFrames;
     private long droppedFrames;
     private String lastProblem;
+    /** The observe endpoint to announce in HELLO (set from any thread), and the one the open connection announced. */
+    private volatile ObserveEndpoint observe;
+    private ObserveEndpoint announced;
 
     /**
      * @param token the collector's token ({@code ""}: none)
@@ -74,6 +83,15 @@ public final class AckedTcpWriter implements Writer {
      * @param dropWhenFull true for the {@code drop} policy, false for the blocking ones
      */
     public AckedTcpWriter(String host, int port, int connectTimeoutMs, String token, int resendBytes, boolean dropWhenFull) {
+        this(host, port, connectTimeoutMs, token, resendBytes, dropWhenFull, null);
+    }
+
+    /**
+     * As {@link #AckedTcpWriter(String, int, int, String, int, boolean)}, over TLS with {@code tls}
+     * (null: plain TCP); the collector's certificate must name {@code host}.
+     */
+    public AckedTcpWriter(String host, int port, int connectTimeoutMs, String token, int resendBytes, boolean dropWhenFull, SSLContext tls) {
+        this.tls = tls;
         this.host = host;
         this.port = port;
         this.connectTimeoutMs = connectTimeoutMs;
@@ -91,8 +109,26 @@ public final class AckedTcpWriter implements Writer {
     }
 
     @Override
+    public void announceObserve(int port, String advertisedHost) {
+        observe = new ObserveEndpoint(advertisedHost, port, false);
+    }
+
+    /**
+     * An endpoint announced after this connection's HELLO (the observe endpoint starts after the
+     * pipeline): reconnect so the collector learns it. Nothing is lost: the new connection re-sends
+     * what the collector has not acknowledged, as after any reconnect.
+     */
+    private void reannounce() {
+        if (socket != null && observe != announced) {
+            disconnect("announcing the observe endpoint " + observe);
+            reconnectIfDue(false);
+        }
+    }
+
+    @Override
     public void write(ByteBuffer frame) throws IOException {
         releaseAcknowledged();
+        reannounce();
         ensureConnected();
         int length = frame.position();
         while (!unacked.fits(length)) {
@@ -169,14 +205,19 @@ public final class AckedTcpWriter implements Writer {
         try {
             s.connect(new InetSocketAddress(host, port), timeoutMs);
             s.setTcpNoDelay(true);
+            if (tls != null) s = TlsSockets.handshake(tls, s, host, port, context.closing() ? timeoutMs : HANDSHAKE_TIMEOUT_MS);
             s.setSoTimeout(Math.max(timeoutMs, context.closing() ? timeoutMs : HANDSHAKE_TIMEOUT_MS));
             OutputStream o = s.getOutputStream();
-            o.write(DeliveryProtocol.streamHeader());
-            o.write(codec.hello(new DeliveryMessage.Hello(token, acknowledged.get(), lastSealed + 1)));
+            ObserveEndpoint announce = observe;
+            // 2.3 only when there is an endpoint to announce: the lowest version whose features the stream uses
+            o.write(DeliveryProtocol.streamHeader(announce == null ? DeliveryProtocol.STREAM_MINOR_VERSION
+                    : DeliveryProtocol.ANNOUNCE_MINOR_VERSION));
+            o.write(codec.hello(new DeliveryMessage.Hello(token, acknowledged.get(), lastSealed + 1, announce)));
             FrameInput in = new FrameInput(s.getInputStream(), where(), DeliveryProtocol.MAX_FRAME_BYTES);
             long held = handshake(in);
             socket = s;
             out = o;
+            announced = announce;
             acknowledged.accumulateAndGet(held, Math::max);
             releaseAcknowledged();
             long resend = unacked.frames();
@@ -260,6 +301,7 @@ public final class AckedTcpWriter implements Writer {
     @Override
     public void flush() {
         releaseAcknowledged();
+        reannounce();
         AckReader r = reader;
         if (socket != null && r != null && r.broken != null) {
             disconnect(r.broken);

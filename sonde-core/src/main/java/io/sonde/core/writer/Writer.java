@@ -25,4 +25,14 @@ public interface Writer {
 
     /** Releases resources; called once, after the last frame (the trailer, on clean close). */
     void close() throws IOException;
+
+    /**
+     * The process's observe endpoint started (or changed): a writer that talks to a collector tells
+     * it, so the collector can relay observers to this process (format 2.3 HELLO). Any thread.
+     * Default: nothing to tell.
+     *
+     * @param port the endpoint's port
+     * @param advertisedHost the host to announce; empty: the address the collector sees the connection come from
+     */
+    default void announceObserve(int port, String advertisedHost) {}
 }

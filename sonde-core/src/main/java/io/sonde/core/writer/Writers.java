@@ -3,7 +3,11 @@ package io.sonde.core.writer;
 import io.sonde.core.config.ConfigKey;
 import io.sonde.core.config.Quantities;
 import io.sonde.core.config.SondeConfig;
+import io.sonde.format.stream.TlsSockets;
 import io.sonde.format.stream.TokenFile;
+import java.io.IOException;
+import java.security.GeneralSecurityException;
+import javax.net.ssl.SSLContext;
 import java.nio.file.Path;
 
 /** Creates the writer a configuration names ({@code writer} = discard | file | text | tcp). */
@@ -25,15 +29,32 @@ public final class Writers {
                     if (!c.get(ConfigKey.TCP_TOKEN_FILE).isEmpty()) {
                         throw new IllegalArgumentException("tcp.token.file needs tcp.ack=true: the 2.0 stream has no handshake to carry a token");
                     }
+                    if (c.get(ConfigKey.TCP_TLS).equals("on")) {
+                        throw new IllegalArgumentException("tcp.tls=on needs tcp.ack=true: TLS is built into the acknowledged writer only");
+                    }
                     return new TcpWriter(c.get(ConfigKey.TCP_HOST), c.getInt(ConfigKey.TCP_PORT),
                             c.getInt(ConfigKey.TCP_CONNECT_TIMEOUT_MS));
                 }
                 String tokenFile = c.get(ConfigKey.TCP_TOKEN_FILE);
                 return new AckedTcpWriter(c.get(ConfigKey.TCP_HOST), c.getInt(ConfigKey.TCP_PORT), c.getInt(ConfigKey.TCP_CONNECT_TIMEOUT_MS),
                         tokenFile.isEmpty() ? "" : TokenFile.read(Path.of(tokenFile)), c.getInt(ConfigKey.TCP_RESEND_MIB) << 20,
-                        c.get(ConfigKey.POLICY).equals("drop"));
+                        c.get(ConfigKey.POLICY).equals("drop"), tls(c));
             default:
                 throw new IllegalArgumentException("unknown writer " + c.get(ConfigKey.WRITER));
+        }
+    }
+
+    /** The TLS context of the tcp writer ({@code tcp.tls=on}), or null for plain TCP. */
+    private static SSLContext tls(SondeConfig c) {
+        if (!c.get(ConfigKey.TCP_TLS).equals("on")) return null;
+        String store = c.get(ConfigKey.TCP_TLS_TRUST_STORE).trim();
+        try {
+            if (store.isEmpty()) return SSLContext.getDefault();
+            String passwordFile = c.get(ConfigKey.TCP_TLS_TRUST_STORE_PASSWORD_FILE).trim();
+            char[] password = passwordFile.isEmpty() ? null : TokenFile.read(Path.of(passwordFile)).toCharArray();
+            return TlsSockets.trusting(Path.of(store), password);
+        } catch (IOException | GeneralSecurityException e) {
+            throw new IllegalArgumentException("tcp.tls.trust.store " + store + ": " + e.getMessage(), e);
         }
     }
 }

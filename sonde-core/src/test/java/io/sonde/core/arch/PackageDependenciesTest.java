@@ -38,10 +38,11 @@ class PackageDependenciesTest {
         ALLOWED.put("io.sonde.core.probe", List.of("io.sonde.core.buffer"));
         ALLOWED.put("io.sonde.core.buffer", List.of("io.sonde.format"));
         // format.read: the text writer renders frames with the reader's RecordCursor and RecordText;
-        // format.stream: the acknowledged tcp writer's HELLO/ACCEPT/ACK codec and the token file.
+        // format.stream: the acknowledged tcp writer's HELLO/ACCEPT/ACK codec, the token file and TLS sockets;
+        // javax.net.ssl: the tcp writer's TLS (tcp.tls=on).
         ALLOWED.put("io.sonde.core.writer",
                 List.of("io.sonde.core.config", "io.sonde.core.log", "io.sonde.format", "io.sonde.format.write",
-                        "io.sonde.format.read", "io.sonde.format.stream"));
+                        "io.sonde.format.read", "io.sonde.format.stream", "javax.net.ssl.."));
         ALLOWED.put("io.sonde.core.config", List.of());
         ALLOWED.put("io.sonde.core.log", List.of());
         // The JMX control client and its MBean interface: used by the agent, the CLI and the bench,
@@ -60,9 +61,10 @@ class PackageDependenciesTest {
         ALLOWED.put("io.sonde.core.live.jmx", List.of("io.sonde.api.live", "io.sonde.core.live.mib",
                 "javax.management.."));
         // The observe endpoint: the protocol codec of sonde-format (shared with the observer client)
-        // over the live API; it drives sessions only through LiveTree and ObserverSession; javax.net.ssl: TLS.
+        // over the live API; it drives sessions only through LiveTree and ObserverSession; javax.net.ssl: TLS;
+        // format.read: a RELAY opening hands the observer's checked frames (FrameInput) to the relay (the collector's).
         ALLOWED.put("io.sonde.core.live.observe", List.of("io.sonde.api.live", "io.sonde.format.observe",
-                "io.sonde.format.write", "javax.net.ssl.."));
+                "io.sonde.format.write", "io.sonde.format.read", "javax.net.ssl.."));
         ALLOWED.put("io.sonde.core.live.mib", List.of("io.sonde.api.live"));
         ALLOWED.put("io.sonde.core.live.session", List.of("io.sonde.api.live", "io.sonde.core.live.mib"));
         ALLOWED.put("io.sonde.core.live.probe", List.of("io.sonde.core.live.mib"));

@@ -39,6 +39,14 @@ public final class LiveFrameInput {
         return null;
     }
 
+    /**
+     * The frames underneath, for a relay that passes whole frames on unchanged (after the first
+     * message was read with {@link #next}); do not mix with {@link #next} afterwards.
+     */
+    public FrameInput frames() {
+        return in;
+    }
+
     public String source() {
         return in.source();
     }

@@ -112,6 +112,11 @@ public final class ObserveCodec {
         w.begin(HELLO).u32(request).u16(version).str(token);
     }
 
+    /** RELAY (version 2): the first message to a relaying endpoint, naming the target to open a session at. */
+    public static void relay(LiveFrameWriter w, int request, int version, String token, String target) {
+        w.begin(RELAY).u32(request).u16(version).str(token).str(target);
+    }
+
     /** LIST, GET, SUSPEND or RESUME: a request with one pattern. */
     public static void patternRequest(LiveFrameWriter w, byte type, int request, String pattern) {
         w.begin(type).u32(request).str(pattern);

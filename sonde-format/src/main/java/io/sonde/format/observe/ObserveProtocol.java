@@ -51,6 +51,16 @@ public final class ObserveProtocol {
     /** Since version 2. u32 connection id (0: this one), u32 subscription id: ends that subscription. */
     public static final byte END_SUBSCRIPTION = 0x0B;
 
+    /**
+     * Since version 2, instead of HELLO as the first message, to an endpoint that relays (the
+     * collector's): u16 protocol version, str token (the relaying endpoint's), str target (an agent
+     * id, or a unique prefix of one). The endpoint opens a session at the target's observe endpoint
+     * with that version and relays both directions; the answer is the target's OK to HELLO (its
+     * connection id) or an ERROR of the relaying endpoint. Endpoints that do not relay answer
+     * ERR_BAD_TOKEN (the first message must be HELLO).
+     */
+    public static final byte RELAY = 0x0C;
+
     // ---- responses (endpoint -> observer): u8 type, u32 request id of the request answered
     /** i64 result: 0 for HELLO / UNSUBSCRIBE, the subscription id, or the count of sensors suspended / resumed. */
     public static final byte OK = 0x41;
@@ -137,6 +147,7 @@ public final class ObserveProtocol {
             case PROBES_OFF: return "PROBES_OFF";
             case SUBSCRIPTIONS: return "SUBSCRIPTIONS";
             case END_SUBSCRIPTION: return "END_SUBSCRIPTION";
+            case RELAY: return "RELAY";
             case SUBSCRIPTION_LIST: return "SUBSCRIPTION_LIST";
             case SUBSCRIPTION_ENDED: return "SUBSCRIPTION_ENDED";
             case OK: return "OK";

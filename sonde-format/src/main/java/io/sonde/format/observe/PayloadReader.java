@@ -78,6 +78,11 @@ public final class PayloadReader {
         return s;
     }
 
+    /** Whether bytes remain after the fields read so far (optional trailing fields of a later version). */
+    public boolean hasMore() {
+        return pos < end;
+    }
+
     /** Checks that the payload ends here (extra bytes are an error: they would be silently ignored). */
     public void end() {
         if (pos != end) {

@@ -41,6 +41,8 @@ public final class DeliveryCodec {
     public byte[] hello(DeliveryMessage.Hello m) {
         payload.begin();
         payload.str(m.token()).i64(m.acknowledged()).i64(m.next());
+        ObserveEndpoint o = m.observe();
+        if (o != null) payload.u16(o.port()).str(o.host()).u8(o.tls() ? ObserveEndpoint.FLAG_TLS : 0);
         return frame(DeliveryProtocol.FRAME_HELLO);
     }
 
@@ -85,7 +87,7 @@ public final class DeliveryCodec {
         DeliveryMessage m;
         switch (h.type()) {
             case DeliveryProtocol.FRAME_HELLO:
-                m = new DeliveryMessage.Hello(r.str(), r.i64(), r.i64());
+                m = hello(r);
                 break;
             case DeliveryProtocol.FRAME_ACCEPT:
                 m = new DeliveryMessage.Accept(r.i64());
@@ -101,6 +103,20 @@ public final class DeliveryCodec {
         }
         r.end();
         return m;
+    }
+
+    /** HELLO: the 2.2 fields, then (2.3) the observe endpoint if bytes follow. */
+    private static DeliveryMessage.Hello hello(PayloadReader r) {
+        String token = r.str();
+        long acknowledged = r.i64();
+        long next = r.i64();
+        if (!r.hasMore()) return new DeliveryMessage.Hello(token, acknowledged, next);
+        int port = r.u16();
+        String host = r.str();
+        int flags = r.u8();
+        if (port == 0) throw new MalformedMessageException("HELLO: observe port 0 (an agent without an observe endpoint sends no observe fields)");
+        if ((flags & ~ObserveEndpoint.FLAG_TLS) != 0) throw new MalformedMessageException("HELLO: unknown observe flags 0x" + Integer.toHexString(flags));
+        return new DeliveryMessage.Hello(token, acknowledged, next, new ObserveEndpoint(host, port, (flags & ObserveEndpoint.FLAG_TLS) != 0));
     }
 
     /** The payload builder: a {@link WireBuffer} that can start over. */

@@ -8,8 +8,14 @@ public sealed interface DeliveryMessage {
      * @param token the collector's token, empty if the agent has none
      * @param acknowledged the highest sequence number a collector acknowledged to this agent process, or {@link DeliveryProtocol#NONE}
      * @param next the sequence number the agent's next new frame will get (0 until the process sealed a frame: a new run)
+     * @param observe the agent's observe endpoint (since 2.3), or null when it announces none
      */
-    record Hello(String token, long acknowledged, long next) implements DeliveryMessage {}
+    record Hello(String token, long acknowledged, long next, ObserveEndpoint observe) implements DeliveryMessage {
+        /** A HELLO without an observe endpoint (2.2). */
+        public Hello(String token, long acknowledged, long next) {
+            this(token, acknowledged, next, null);
+        }
+    }
 
     /** The collector takes the stream; it holds (durably) the agent's frames up to {@code held} ({@link DeliveryProtocol#NONE}: none). */
     record Accept(long held) implements DeliveryMessage {}

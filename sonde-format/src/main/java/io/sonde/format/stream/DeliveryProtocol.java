@@ -14,7 +14,16 @@ public final class DeliveryProtocol {
     /** Minor version of streams with the handshake: 2.2 (2.1 is the observe protocol's). */
     public static final int STREAM_MINOR_VERSION = 2;
 
-    /** Agent to collector, first frame of a 2.2 stream: str token, i64 acknowledged, i64 next. */
+    /**
+     * Minor version of streams whose HELLO announces the agent's observe endpoint: 2.3. An agent
+     * writes 2.3 only when it announces one (a writer writes the lowest version whose features it uses).
+     */
+    public static final int ANNOUNCE_MINOR_VERSION = 3;
+
+    /**
+     * Agent to collector, first frame of a 2.2 stream: str token, i64 acknowledged, i64 next; in a 2.3
+     * stream optionally followed by u16 observe port, str advertised host, u8 observe flags.
+     */
     public static final byte FRAME_HELLO = 5;
     /** Collector to agent: i64 highest sequence number held (durable) for the agent, -1 for none. */
     public static final byte FRAME_ACCEPT = 6;
@@ -46,10 +55,15 @@ public final class DeliveryProtocol {
 
     /** The stream header of a 2.2 stream (both directions). */
     public static byte[] streamHeader() {
+        return streamHeader(STREAM_MINOR_VERSION);
+    }
+
+    /** The stream header of a 2.{@code minor} stream with the handshake (2 or {@link #ANNOUNCE_MINOR_VERSION}). */
+    public static byte[] streamHeader(int minor) {
         byte[] h = StreamHeader.bytes();
         h[Format.STREAM_OFF_MAJOR] = (byte) Format.MAJOR_VERSION;
         h[Format.STREAM_OFF_MAJOR + 1] = 0;
-        h[Format.STREAM_OFF_MINOR] = (byte) STREAM_MINOR_VERSION;
+        h[Format.STREAM_OFF_MINOR] = (byte) minor;
         h[Format.STREAM_OFF_MINOR + 1] = 0;
         return h;
     }

@@ -82,6 +82,8 @@ class ObserveProtocolGoldenTest {
         ObserveCodec.eventsHead(w, 2, 1);
         w.bytes(ObserveCodec.encodeNotification(1, "app", 11L, NOTIFICATION));
         g.put("EVENTS_NOTIFICATION", payload(w));
+        ObserveCodec.relay(w, 1, 2, "tok", "da246fa0");
+        g.put("RELAY", payload(w));
         return g;
     }
 
@@ -117,6 +119,18 @@ class ObserveProtocolGoldenTest {
         for (Map.Entry<String, String> e : actual.entrySet()) {
             assertThat(doc.get(e.getKey())).as("golden vector of %s in %s; all vectors:%n%s", e.getKey(), DOC, all).isEqualTo(e.getValue());
         }
+    }
+
+    @Test
+    void theRelayOpeningDecodesBack() {
+        PayloadReader r = reader(goldens().get("RELAY"));
+        assertThat(r.type()).isEqualTo(ObserveProtocol.RELAY);
+        assertThat(r.u32()).isEqualTo(1);
+        assertThat(r.u16()).isEqualTo(2);
+        assertThat(r.str()).isEqualTo("tok");
+        assertThat(r.str()).isEqualTo("da246fa0");
+        r.end();
+        assertThat(ObserveProtocol.messageName(ObserveProtocol.RELAY)).isEqualTo("RELAY");
     }
 
     @Test

@@ -97,6 +97,57 @@ class DeliveryGoldenTest {
         assertThat(in.nextFrame()).isFalse();
     }
 
+    /** The 2.3 HELLO: the 2.2 vector's fields, then the observe endpoint shop-1:7712 without TLS. */
+    static byte[] hello23() {
+        return agentSide().hello(new DeliveryMessage.Hello("s3cret", 41, 45, new ObserveEndpoint("shop-1", 7712, false)));
+    }
+
+    @Test
+    void theHelloThatAnnouncesAnObserveEndpointIsGoldenDocumentedAndDecodesBack() throws IOException {
+        byte[] golden;
+        try (InputStream in = DeliveryGoldenTest.class.getResourceAsStream("/golden/2.3/hello.bin")) {
+            assertThat(in).as("golden/2.3/hello.bin").isNotNull();
+            golden = in.readAllBytes();
+        }
+        assertThat(hex(hello23())).isEqualTo(hex(golden));
+        Matcher m = Pattern.compile("(?m)^HELLO frame \\(2\\.3\\): ((?:[0-9a-f]{2} ?)+)$").matcher(Files.readString(DOC, StandardCharsets.UTF_8));
+        assertThat(m.find()).as("the 2.3 HELLO vector in %s", DOC).isTrue();
+        assertThat(m.group(1).trim()).isEqualTo(hex(golden));
+        // the 2.2 frame is the 2.3 frame's prefix (length and CRC aside): the new fields are appended
+        byte[] old = golden("hello");
+        assertThat(java.util.Arrays.copyOfRange(golden, 12, old.length)).isEqualTo(java.util.Arrays.copyOfRange(old, 12, old.length));
+        assertThat(hex(DeliveryProtocol.streamHeader(DeliveryProtocol.ANNOUNCE_MINOR_VERSION))).isEqualTo("89 53 4f 4e 44 45 0d 0a 02 00 03 00");
+        FrameInput in = reseal(golden);
+        assertThat(DeliveryCodec.decode(in.header(), in.frameBytes()))
+                .isEqualTo(new DeliveryMessage.Hello("s3cret", 41, 45, new ObserveEndpoint("shop-1", 7712, false)));
+        FrameInput old22 = reseal(old);
+        assertThat(((DeliveryMessage.Hello) DeliveryCodec.decode(old22.header(), old22.frameBytes())).observe()).isNull();
+    }
+
+    @Test
+    void aHelloWithAPartialObserveEndpointOrPortZeroOrUnknownFlagsIsRefused() throws IOException {
+        byte[] g = hello23();
+        FrameInput cut = reseal(java.util.Arrays.copyOf(g, g.length - 1)); // the flags byte missing
+        assertThatThrownBy(() -> DeliveryCodec.decode(cut.header(), cut.frameBytes())).isInstanceOf(MalformedMessageException.class)
+                .hasMessageContaining("u8");
+        byte[] zero = g.clone();
+        zero[g.length - 11] = 0; // the u16 port (7712 = 20 1e) before str "shop-1" (2 + 6 bytes) and the flags
+        zero[g.length - 10] = 0;
+        FrameInput z = reseal(zero);
+        assertThatThrownBy(() -> DeliveryCodec.decode(z.header(), z.frameBytes())).isInstanceOf(MalformedMessageException.class)
+                .hasMessageContaining("observe port 0");
+        byte[] flags = g.clone();
+        flags[g.length - 1] = 4;
+        FrameInput f = reseal(flags);
+        assertThatThrownBy(() -> DeliveryCodec.decode(f.header(), f.frameBytes())).isInstanceOf(MalformedMessageException.class)
+                .hasMessageContaining("unknown observe flags 0x4");
+        byte[] tls = g.clone();
+        tls[g.length - 1] = 1;
+        FrameInput t = reseal(tls);
+        assertThat(((DeliveryMessage.Hello) DeliveryCodec.decode(t.header(), t.frameBytes())).observe())
+                .isEqualTo(new ObserveEndpoint("shop-1", 7712, true));
+    }
+
     @Test
     void aPayloadWithAFieldMissingOrBytesLeftOverIsRefusedNamingTheMessage() throws IOException {
         byte[] ack = golden("ack");

@@ -98,7 +98,7 @@ final class ObserveConnection implements Observer {
             LiveFrameInput in = new LiveFrameInput(socket.getInputStream(), peer);
             if (!in.readStreamHeader()) return;
             PayloadReader hello = in.next();
-            if (!hello(hello)) return;
+            if (!hello(hello, in)) return;
             socket.setSoTimeout(0);
             for (PayloadReader r; (r = in.next()) != null; ) handle(r);
         } catch (IOException | RuntimeException e) {
@@ -109,12 +109,16 @@ final class ObserveConnection implements Observer {
         }
     }
 
-    private boolean hello(PayloadReader r) {
+    private boolean hello(PayloadReader r, LiveFrameInput in) throws IOException {
         if (r == null) return false;
         int request = 0;
         try {
             int type = r.type();
             request = r.u32();
+            if (type == RELAY && server.relay() != null) {
+                relay(r, request, in);
+                return false;
+            }
             if (type != HELLO) {
                 int req = request;
                 reply(w -> ObserveCodec.error(w, req, ERR_BAD_TOKEN, "the first message must be HELLO with the token, not "
@@ -143,6 +147,72 @@ final class ObserveConnection implements Observer {
             reply(w -> ObserveCodec.error(w, req, ERR_MALFORMED, e.getMessage()));
             return false;
         }
+    }
+
+    /**
+     * A RELAY opening: checks version and token as HELLO does, then hands the connection to the
+     * endpoint's relay until the relayed session ends.
+     */
+    private void relay(PayloadReader r, int request, LiveFrameInput in) throws IOException {
+        int version = r.u16();
+        String token = r.str();
+        String target = r.str();
+        r.end();
+        if (version < 2 || version > PROTOCOL_VERSION) {
+            reply(w -> ObserveCodec.error(w, request, ERR_VERSION, "protocol version " + version + " cannot be relayed (RELAY is version 2;"
+                    + " this endpoint speaks 2 to " + PROTOCOL_VERSION + ")"));
+            return;
+        }
+        if (!MessageDigest.isEqual(token.getBytes(java.nio.charset.StandardCharsets.UTF_8), server.token())) {
+            reply(w -> ObserveCodec.error(w, request, ERR_BAD_TOKEN, "wrong token"));
+            return;
+        }
+        socket.setSoTimeout(0);
+        String peer = String.valueOf(socket.getRemoteSocketAddress());
+        server.relay().relay(new ObserveRelay.Session() {
+            @Override
+            public int request() {
+                return request;
+            }
+
+            @Override
+            public int version() {
+                return version;
+            }
+
+            @Override
+            public String target() {
+                return target;
+            }
+
+            @Override
+            public String peer() {
+                return peer;
+            }
+
+            @Override
+            public io.sonde.format.read.FrameInput observerFrames() {
+                return in.frames();
+            }
+
+            @Override
+            public void error(int req, int code, String message) {
+                reply(w -> ObserveCodec.error(w, req, code, message));
+            }
+
+            @Override
+            public void forward(byte[] frame, int length) throws IOException {
+                synchronized (writer) {
+                    out.write(frame, 0, length);
+                    out.flush();
+                }
+            }
+
+            @Override
+            public void close() {
+                closeSocket();
+            }
+        });
     }
 
     /** Answers one request; an error answer changes nothing. */

@@ -9,7 +9,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -36,12 +35,14 @@ public final class ObserveServer implements ObserveService {
     private final Thread acceptor;
     private final UUID endpointId = UUID.randomUUID();
     private final boolean tls;
+    private final ObserveRelay relay;
     private final List<ObserveConnection> connections = new CopyOnWriteArrayList<>();
     private final AtomicInteger connectionIds = new AtomicInteger();
     private volatile boolean closed;
 
-    private ObserveServer(LiveTree tree, String token, InetAddress bind, int port, SSLContext tls) throws IOException {
+    private ObserveServer(LiveTree tree, String token, InetAddress bind, int port, SSLContext tls, ObserveRelay relay) throws IOException {
         this.tree = tree;
+        this.relay = relay;
         this.token = token.getBytes(StandardCharsets.UTF_8);
         this.server = tls == null ? new ServerSocket() : tls.getServerSocketFactory().createServerSocket();
         server.bind(new InetSocketAddress(bind, port), 50);
@@ -62,14 +63,22 @@ public final class ObserveServer implements ObserveService {
      * key store that cannot be read.
      */
     public static ObserveServer start(LiveTree tree, ObserveOptions o) {
+        return start(tree, o, null);
+    }
+
+    /**
+     * Starts an endpoint as {@code o} says that also serves RELAY openings with {@code relay}
+     * (null: none, as {@link #start(LiveTree, ObserveOptions)}).
+     */
+    public static ObserveServer start(LiveTree tree, ObserveOptions o, ObserveRelay relay) {
         String token = o.token();
         int port = o.port();
         if (token == null || token.isEmpty()) throw new IllegalArgumentException("observe token: empty; an endpoint needs a token");
         if (port < 0 || port > 65535) throw new IllegalArgumentException("observe port: " + port + " is not in 0..65535");
         InetAddress bind = bindAddress(o);
-        SSLContext tls = o.isTls() ? TlsContexts.server(o.keyStore(), o.keyStorePasswordFile()) : null;
+        SSLContext tls = o.isTls() ? TlsContexts.server(o.keyStore(), o.keyStorePasswordFile(), "observe") : null;
         try {
-            return new ObserveServer(tree, token, bind, port, tls);
+            return new ObserveServer(tree, token, bind, port, tls, relay);
         } catch (IOException e) {
             throw new UncheckedIOException("observe endpoint: cannot listen on " + bind.getHostAddress() + ":" + port + ": "
                     + e.getMessage(), e);
@@ -78,18 +87,7 @@ public final class ObserveServer implements ObserveService {
 
     private static InetAddress bindAddress(ObserveOptions o) {
         if (o.bindAddress() == null) return InetAddress.getLoopbackAddress();
-        InetAddress a;
-        try {
-            a = InetAddress.getByName(o.bindAddress());
-        } catch (UnknownHostException e) {
-            throw new IllegalArgumentException("observe bind address '" + o.bindAddress() + "': unknown host", e);
-        }
-        if (!a.isLoopbackAddress() && !o.isTls()) {
-            throw new IllegalArgumentException("observe bind address '" + o.bindAddress() + "' (" + a.getHostAddress()
-                    + ") is not a loopback address: a non-loopback endpoint needs TLS (a key store and its password file),"
-                    + " or the token would cross the network in clear text");
-        }
-        return a;
+        return TlsContexts.bindAddress("observe endpoint", o.bindAddress(), o.isTls());
     }
 
     /** Whether connections are TLS. */
@@ -113,6 +111,11 @@ public final class ObserveServer implements ObserveService {
 
     LiveTree tree() {
         return tree;
+    }
+
+    /** The relay of RELAY openings, or null. */
+    ObserveRelay relay() {
+        return relay;
     }
 
     byte[] token() {
