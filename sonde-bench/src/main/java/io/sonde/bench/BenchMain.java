@@ -8,7 +8,8 @@ import java.util.Arrays;
  * {@code analysis} the analysis throughput and memory benchmark, {@code real} the benchmark on real
  * libraries (H2, Javalin/Jetty) with no agent, Sonde and Kieker, {@code ingest} the collector's ingest
  * rate, {@code mooms} the MOOMS live-monitoring experiment against JMX notifications, {@code packing}
- * the packing study (static degrees against adaptive packing).
+ * the packing study (static degrees against adaptive packing), {@code kafka} records/s through
+ * agent → edge collector → Kafka → two archiving collectors.
  * See docs/benchmarks.md.
  */
 public final class BenchMain {
@@ -43,8 +44,11 @@ public final class BenchMain {
                 case "packing":
                     io.sonde.bench.packing.PackingBenchmark.main(rest);
                     return;
+                case "kafka":
+                    io.sonde.bench.kafka.KafkaBenchmark.main(rest);
+                    return;
                 default:
-                    System.err.println("usage: sonde bench micro|overhead|sim|analysis|real|ingest|mooms|packing [options]   (see docs/benchmarks.md)");
+                    System.err.println("usage: sonde bench micro|overhead|sim|analysis|real|ingest|mooms|packing|kafka [options]   (see docs/benchmarks.md)");
                     System.exit(2);
             }
         } catch (IllegalArgumentException e) {

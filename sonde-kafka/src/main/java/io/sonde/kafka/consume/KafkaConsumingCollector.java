@@ -253,8 +253,15 @@ public final class KafkaConsumingCollector implements AutoCloseable {
         streams.clear();
     }
 
-    /** Partitions move: finish and commit what is handled, end every segment, learn held sequences again. */
+    /**
+     * Partitions move: finish and commit what is handled, end every segment, learn held sequences
+     * again. Works for the eager protocol (everything revoked, then the new assignment) and the
+     * incremental ones (only what moves is named), so the assignment is kept here from the names.
+     */
     private final class Rebalance implements ConsumerRebalanceListener {
+        private final java.util.Set<TopicPartition> owned = new java.util.TreeSet<>(
+                java.util.Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
+
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> revoked) {
             if (killed) {
@@ -266,24 +273,29 @@ public final class KafkaConsumingCollector implements AutoCloseable {
                 notices.accept("sonde collector: committing before giving up " + revoked + ": " + e);
             }
             endStreams(true);
-            partitions = names(consumer.assignment(), revoked);
+            changed(revoked, false);
         }
 
         @Override
         public void onPartitionsLost(Collection<TopicPartition> lost) {
             pending.keySet().removeAll(lost); // no longer ours to commit
             endStreams(true);
-            partitions = names(consumer.assignment(), lost);
+            changed(lost, false);
         }
 
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> assigned) {
-            partitions = names(consumer.assignment(), List.of());
+            changed(assigned, true);
         }
-    }
 
-    private static List<String> names(Collection<TopicPartition> all, Collection<TopicPartition> without) {
-        return all.stream().filter(tp -> !without.contains(tp)).map(TopicPartition::toString).sorted().toList();
+        private void changed(Collection<TopicPartition> which, boolean added) {
+            if (added) {
+                owned.addAll(which);
+            } else {
+                owned.removeAll(which);
+            }
+            partitions = owned.stream().map(TopicPartition::toString).toList();
+        }
     }
 
     /** Counters so far; partitions are the ones assigned at the last rebalance. */
