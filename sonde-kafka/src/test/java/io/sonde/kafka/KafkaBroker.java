@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.Writer;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -42,25 +40,9 @@ public final class KafkaBroker implements AutoCloseable {
     /** Formats a fresh log folder and starts the broker; returns once it serves. */
     public static KafkaBroker start() throws IOException {
         Path dir = Files.createTempDirectory("sonde-kafka-broker");
-        int port = freePort();
-        int controller = freePort();
-        Properties p = new Properties();
-        p.put("process.roles", "broker,controller");
-        p.put("node.id", "1");
-        p.put("controller.quorum.bootstrap.servers", "127.0.0.1:" + controller);
-        p.put("listeners", "PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controller);
-        p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controller);
-        p.put("controller.listener.names", "CONTROLLER");
-        p.put("inter.broker.listener.name", "PLAINTEXT");
-        p.put("listener.security.protocol.map", "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT");
-        p.put("log.dirs", dir.resolve("data").toString());
-        p.put("offsets.topic.replication.factor", "1");
-        p.put("offsets.topic.num.partitions", "4");
-        p.put("transaction.state.log.replication.factor", "1");
-        p.put("transaction.state.log.min.isr", "1");
-        p.put("share.coordinator.state.topic.replication.factor", "1");
-        p.put("share.coordinator.state.topic.min.isr", "1");
-        p.put("group.initial.rebalance.delay.ms", "0");
+        int port = LoopbackBrokerConfig.freePort();
+        Properties p = LoopbackBrokerConfig.of(port, LoopbackBrokerConfig.freePort(), dir.resolve("data"));
+        p.put("offsets.topic.num.partitions", "4"); // the default 50 partitions take seconds to create
         p.put("group.min.session.timeout.ms", "1000"); // lets tests use short sessions: a killed consumer's partitions move sooner
         p.put("num.partitions", "4");
         Path cfg = dir.resolve("server.properties");
@@ -77,12 +59,6 @@ public final class KafkaBroker implements AutoCloseable {
         KafkaBroker b = new KafkaBroker(dir, server, "127.0.0.1:" + port);
         b.awaitReady();
         return b;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 
     private void awaitReady() throws IOException {

@@ -97,12 +97,7 @@ class KafkaTransportTest {
     void aKilledConsumersPartitionsMoveToTheOtherWithNothingLostOrDuplicated(@TempDir Path out) throws Exception {
         String topic = "fail-over";
         broker.createTopic(topic, 4, Map.of());
-        List<Agents.Run> runs = new ArrayList<>();
-        for (UUID agent : twoAgentsPerPartition(4)) { // so each collector's partitions hold frames to take over
-            Map<String, String> writer = new HashMap<>(Agents.kafka(broker.bootstrap(), topic));
-            writer.put("agent.id", agent.toString());
-            runs.add(Agents.run(writer, 8_000));
-        }
+        List<Agents.Run> runs = publishTwoAgentsPerPartition(topic, 8_000);
         Path archive = out.resolve("archive"); // one archive folder for the group (shared storage)
         Map<String, String> quick = Map.of("kafka.consumer.max.poll.records", "20", "kafka.consumer.session.timeout.ms", "3000",
                 "kafka.consumer.heartbeat.interval.ms", "500", "kafka.consumer.group.protocol", "classic");
@@ -132,6 +127,30 @@ class KafkaTransportTest {
     }
 
     @Test
+    void aConsumerProcessKilledWithSigkillLosesNothingAndDuplicatesNothing(@TempDir Path out) throws Exception {
+        String topic = "kill-9";
+        broker.createTopic(topic, 4, Map.of());
+        List<Agents.Run> runs = publishTwoAgentsPerPartition(topic, 6_000);
+        Path archive = out.resolve("archive");
+        // both JVMs start together: one started later may find the other done with its partitions on a loaded machine
+        ConsumerProcess a = ConsumerProcess.start(broker.bootstrap(), topic, "killed", archive, out.resolve("a.err"));
+        ConsumerProcess b = ConsumerProcess.start(broker.bootstrap(), topic, "killed", archive, out.resolve("b.err"));
+        try {
+            awaitTrue(() -> a.frames() > 0 && b.frames() > 0 && a.partitions() > 0 && a.partitions() < 4 && b.partitions() > 0, 90_000,
+                    () -> "both processes archiving: A " + a.last() + ", B " + b.last());
+            long before = a.frames();
+            awaitTrue(() -> a.frames() > before + 5, 60_000, () -> "A archiving: " + a.last());
+            a.kill(); // SIGKILL: no force, no commit, no leave-group
+            awaitConsumed(topic, "killed");
+            awaitTrue(() -> b.partitions() == 4, 30_000, () -> "B holds every partition: " + b.last());
+        } finally {
+            a.kill();
+            b.stop();
+        }
+        assertEveryRecordOnce(archive, runs);
+    }
+
+    @Test
     void whatKafkaRefusesIsCountedAndIngestGoesOn(@TempDir Path out) throws Exception {
         String topic = "small-records";
         broker.createTopic(topic, 1, Map.of("max.message.bytes", "1500"));
@@ -157,6 +176,17 @@ class KafkaTransportTest {
     void aPublishHandlerWithoutBrokersIsAClearError() {
         assertThatThrownBy(() -> new KafkaPublishHandler().open(new HandlerConfig(Path.of("."), Map.of())))
                 .hasMessageContaining("kafka.bootstrap");
+    }
+
+    /** Eight writer=kafka agents, two in each of the topic's 4 partitions, so each collector's partitions hold frames to take over. */
+    private static List<Agents.Run> publishTwoAgentsPerPartition(String topic, int calls) {
+        List<Agents.Run> runs = new ArrayList<>();
+        for (UUID agent : twoAgentsPerPartition(4)) {
+            Map<String, String> writer = new HashMap<>(Agents.kafka(broker.bootstrap(), topic));
+            writer.put("agent.id", agent.toString());
+            runs.add(Agents.run(writer, calls));
+        }
+        return runs;
     }
 
     /** Agent ids whose records the producer's default partitioner puts two in each of the topic's partitions. */

@@ -1,10 +1,9 @@
 package io.sonde.bench.kafka;
 
 import io.sonde.bench.overhead.framework.ArtifactCache;
+import io.sonde.kafka.LoopbackBrokerConfig;
 import java.io.IOException;
 import java.io.Writer;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,24 +34,8 @@ final class BrokerProcess implements AutoCloseable {
     static BrokerProcess start(ArtifactCache cache, Path dir) throws IOException, InterruptedException {
         String cp = cache.classPath("org.apache.kafka", "kafka_2.13", KAFKA).stream().map(Path::toString)
                 .collect(Collectors.joining(java.io.File.pathSeparator));
-        int port = freePort();
-        int controller = freePort();
-        Properties p = new Properties();
-        p.put("process.roles", "broker,controller");
-        p.put("node.id", "1");
-        p.put("controller.quorum.bootstrap.servers", "127.0.0.1:" + controller);
-        p.put("listeners", "PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controller);
-        p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controller);
-        p.put("controller.listener.names", "CONTROLLER");
-        p.put("inter.broker.listener.name", "PLAINTEXT");
-        p.put("listener.security.protocol.map", "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT");
-        p.put("log.dirs", dir.resolve("data").toString());
-        p.put("offsets.topic.replication.factor", "1");
-        p.put("transaction.state.log.replication.factor", "1");
-        p.put("transaction.state.log.min.isr", "1");
-        p.put("share.coordinator.state.topic.replication.factor", "1");
-        p.put("share.coordinator.state.topic.min.isr", "1");
-        p.put("group.initial.rebalance.delay.ms", "0");
+        int port = LoopbackBrokerConfig.freePort();
+        Properties p = LoopbackBrokerConfig.of(port, LoopbackBrokerConfig.freePort(), dir.resolve("data"));
         Files.createDirectories(dir);
         Path cfg = dir.resolve("server.properties");
         try (Writer w = Files.newBufferedWriter(cfg)) {
@@ -78,12 +61,6 @@ final class BrokerProcess implements AutoCloseable {
 
     String bootstrap() {
         return bootstrap;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.sonde.bench.kafka;
 
+import io.sonde.bench.common.Folders;
+import io.sonde.bench.common.OptionArgs;
 import io.sonde.bench.overhead.framework.ArtifactCache;
 import io.sonde.collector.Collector;
 import io.sonde.collector.archive.ArchiveHandler;
@@ -18,13 +20,11 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -59,18 +59,23 @@ public final class KafkaBenchmark {
         int agents = -1;
         int partitions = 4;
         double seconds = -1;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--quick" -> quick = true;
-                case "--json" -> json = Path.of(value(args, ++i, "--json"));
-                case "--dir" -> dir = Path.of(value(args, ++i, "--dir"));
-                case "--cache" -> cache = Path.of(value(args, ++i, "--cache"));
-                case "--bootstrap" -> bootstrap = value(args, ++i, "--bootstrap");
-                case "--threads" -> threads = positive(value(args, ++i, "--threads"), "--threads");
-                case "--agents" -> agents = positive(value(args, ++i, "--agents"), "--agents");
-                case "--partitions" -> partitions = positive(value(args, ++i, "--partitions"), "--partitions");
-                case "--seconds" -> seconds = positive(value(args, ++i, "--seconds"), "--seconds");
-                default -> throw new IllegalArgumentException("unknown option '" + args[i]
+        OptionArgs a = new OptionArgs(args);
+        while (a.next()) {
+            if (a.option().equals("--quick")) {
+                quick = true;
+                continue;
+            }
+            String v = a.value();
+            switch (a.option()) {
+                case "--json" -> json = Path.of(v);
+                case "--dir" -> dir = Path.of(v);
+                case "--cache" -> cache = Path.of(v);
+                case "--bootstrap" -> bootstrap = v;
+                case "--threads" -> threads = (int) OptionArgs.parseLong("--threads", v, 1);
+                case "--agents" -> agents = (int) OptionArgs.parseLong("--agents", v, 1);
+                case "--partitions" -> partitions = (int) OptionArgs.parseLong("--partitions", v, 1);
+                case "--seconds" -> seconds = OptionArgs.parseLong("--seconds", v, 1);
+                default -> throw new IllegalArgumentException("unknown option '" + a.option()
                         + "'; options: --quick --json F --seconds S --agents N --threads N --partitions N --bootstrap HOST:PORT --dir D --cache DIR");
             }
         }
@@ -101,7 +106,7 @@ public final class KafkaBenchmark {
             if (broker != null) {
                 broker.close();
             }
-            delete(work);
+            Folders.deleteTree(work);
         }
     }
 
@@ -216,30 +221,5 @@ public final class KafkaBenchmark {
                     c.frames(), c.duplicates(), c.commits(), c.partitions().size()));
         }
         return b.append(String.format("%n  ]%n}%n")).toString();
-    }
-
-    private static String value(String[] args, int i, String option) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(option + " needs a value");
-        }
-        return args[i];
-    }
-
-    private static int positive(String v, String option) {
-        try {
-            int n = Integer.parseInt(v);
-            if (n > 0) {
-                return n;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
-        }
-        throw new IllegalArgumentException(option + " must be a positive whole number, got '" + v + "'");
-    }
-
-    private static void delete(Path dir) throws IOException {
-        try (Stream<Path> s = Files.walk(dir)) {
-            s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
     }
 }
