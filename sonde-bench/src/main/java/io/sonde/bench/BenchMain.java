@@ -10,7 +10,8 @@ import java.util.Arrays;
  * rate, {@code mooms} the MOOMS live-monitoring experiment against JMX notifications, {@code packing}
  * the packing study (static degrees against adaptive packing), {@code live} the live layer's cost to the
  * application's thread (sensor gate, request objects created and deleted), {@code weave} the agent's
- * weaving time per class on H2 (start-up and attach).
+ * weaving time per class on H2 (start-up and attach), {@code kafka} records/s through agent → edge
+ * collector → Kafka → two archiving collectors.
  * See docs/benchmarks.md.
  */
 public final class BenchMain {
@@ -51,8 +52,11 @@ public final class BenchMain {
                 case "live":
                     io.sonde.bench.live.LiveCostBenchmark.main(rest);
                     return;
+                case "kafka":
+                    io.sonde.bench.kafka.KafkaBenchmark.main(rest);
+                    return;
                 default:
-                    System.err.println("usage: sonde bench micro|overhead|sim|analysis|real|weave|ingest|mooms|packing|live [options]   (see docs/benchmarks.md)");
+                    System.err.println("usage: sonde bench micro|overhead|sim|analysis|real|weave|ingest|mooms|packing|live|kafka [options]   (see docs/benchmarks.md)");
                     System.exit(2);
             }
         } catch (IllegalArgumentException e) {

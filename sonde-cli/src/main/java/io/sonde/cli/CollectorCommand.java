@@ -10,6 +10,7 @@ import io.sonde.collector.naming.AgentInfo;
 import io.sonde.collector.receive.ReceiverLimits;
 import io.sonde.collector.receive.ReceiverStatus;
 import io.sonde.dashboard.server.DashboardServer;
+import io.sonde.kafka.publish.KafkaPublishHandler;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
@@ -78,11 +79,31 @@ public final class CollectorCommand implements Callable<Integer> {
             description = "File holding the key store's password (owner-only, chmod 600); with --tls-key-store.")
     Path tlsPasswordFile;
 
+    @Option(names = "--kafka-publish", paramLabel = "BOOTSTRAP",
+            description = "Also publish every received frame, undecoded, to Kafka (HOST:PORT[,...]) on --topic: the kafka handler (docs/kafka.md).")
+    String kafkaPublish;
+
+    @Option(names = "--kafka-consume", paramLabel = "BOOTSTRAP",
+            description = "Instead of listening for agents, consume --topic from Kafka (HOST:PORT[,...]) as a member of --group and run the handlers on"
+                    + " its frames; the group's collectors share one --out folder (docs/kafka.md).")
+    String kafkaConsume;
+
+    @Option(names = "--topic", paramLabel = "T", defaultValue = KafkaPublishHandler.DEFAULT_TOPIC,
+            description = "Kafka topic of --kafka-publish and --kafka-consume (default: ${DEFAULT-VALUE}).")
+    String topic;
+
+    @Option(names = "--group", paramLabel = "G", defaultValue = "sonde-archivers",
+            description = "Consumer group of --kafka-consume (default: ${DEFAULT-VALUE}).")
+    String group;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws InterruptedException {
+        if (kafkaConsume != null) {
+            return KafkaConsumeMode.run(this);
+        }
         InetSocketAddress address = listen.address();
         ReceiverLimits limits = listen.limits();
         if (http != null && (http < 0 || http > 65535)) {
@@ -105,12 +126,11 @@ public final class CollectorCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UsageError("--bind: " + e.getMessage() + " (give --tls-key-store and --tls-password-file)");
         }
-        List<DataHandler> chosen;
-        try {
-            chosen = HandlerSet.byName(handlers);
-        } catch (IllegalArgumentException e) {
-            throw new UsageError("--handlers: " + e.getMessage());
+        if (kafkaPublish != null && !handlers.contains(KafkaPublishHandler.NAME)) {
+            handlers = new ArrayList<>(handlers);
+            handlers.add(KafkaPublishHandler.NAME);
         }
+        List<DataHandler> chosen = chosenHandlers();
         // with --http, /metrics serves per-operation counts: the metrics handler runs unless listed already
         MetricsHandler metrics = http == null ? null : chosen.stream().filter(MetricsHandler.class::isInstance).map(MetricsHandler.class::cast)
                 .findFirst().orElseGet(() -> {
@@ -118,10 +138,7 @@ public final class CollectorCommand implements Callable<Integer> {
                     chosen.add(m);
                     return m;
                 });
-        Map<String, String> opts = new LinkedHashMap<>(options);
-        if (databaseUrl != null) {
-            opts.put("database.url", databaseUrl);
-        }
+        Map<String, String> opts = handlerOptions();
         PrintWriter stdout = spec.commandLine().getOut();
         Collector collector;
         try {
@@ -159,6 +176,28 @@ public final class CollectorCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         stopped.await();
         return 0;
+    }
+
+    /** The handlers --handlers names, new instances; a usage error for an unknown one. */
+    List<DataHandler> chosenHandlers() {
+        try {
+            return HandlerSet.byName(handlers);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--handlers: " + e.getMessage());
+        }
+    }
+
+    /** The handler options: --option, --database-url, and the Kafka ones. */
+    Map<String, String> handlerOptions() {
+        Map<String, String> opts = new LinkedHashMap<>(options);
+        if (databaseUrl != null) {
+            opts.put("database.url", databaseUrl);
+        }
+        if (kafkaPublish != null) {
+            opts.put("kafka.bootstrap", kafkaPublish);
+        }
+        opts.put("kafka.topic", topic);
+        return opts;
     }
 
     /** A secret from an owner-only file, or a user error naming the option. */
@@ -220,7 +259,7 @@ public final class CollectorCommand implements Callable<Integer> {
         return lines;
     }
 
-    private static synchronized void print(PrintWriter out, String line) {
+    static synchronized void print(PrintWriter out, String line) {
         out.println(line);
         out.flush();
     }

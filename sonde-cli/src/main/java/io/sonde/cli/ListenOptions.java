@@ -16,8 +16,9 @@ import picocli.CommandLine.Option;
  */
 final class ListenOptions {
 
-    @Option(names = "--port", required = true, paramLabel = "N", description = "TCP port to listen on (0: any free port, printed at start).")
-    int port;
+    // required, but checked in address(): sonde collector --kafka-consume listens on no port
+    @Option(names = "--port", paramLabel = "N", description = "TCP port to listen on (0: any free port, printed at start).")
+    Integer port;
 
     @Option(names = "--bind", paramLabel = "ADDR", defaultValue = "127.0.0.1", description = "Address to listen on (default: ${DEFAULT-VALUE}, loopback only).")
     String bind;
@@ -57,6 +58,9 @@ final class ListenOptions {
 
     /** The address and port to listen on; a usage error when either is invalid. */
     InetSocketAddress address() {
+        if (port == null) {
+            throw new UsageError("Missing required option: '--port=N'");
+        }
         if (port < 0 || port > 65535) {
             throw new UsageError("--port must be between 0 and 65535, got " + port);
         }

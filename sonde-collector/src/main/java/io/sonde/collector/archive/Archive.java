@@ -69,8 +69,18 @@ public final class Archive implements FrameHandler {
         try {
             ch = FileChannel.open(file, CREATE, permissions("rw-------"));
         } catch (FileAlreadyExistsException e) {
-            throw new IOException("refusing to write segment " + file + " of agent " + agentId
-                    + ": something already exists at that path (a file or symbolic link not made by this receiver)", e);
+            if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+                throw refused(file, agentId, e);
+            }
+            // another collector sharing the folder (Kafka consumers taking over an agent's partition)
+            // wrote this agent's next segment since we counted: count again from what is on disk, once
+            forget(agentId);
+            file = reserve(agentId);
+            try {
+                ch = FileChannel.open(file, CREATE, permissions("rw-------"));
+            } catch (FileAlreadyExistsException again) {
+                throw refused(file, agentId, again);
+            }
         }
         try {
             writeFully(ch, streamHeader, streamHeader.length);
@@ -79,6 +89,15 @@ public final class Archive implements FrameHandler {
             throw e;
         }
         return new SegmentSink(file, ch);
+    }
+
+    private static IOException refused(Path file, UUID agent, FileAlreadyExistsException e) {
+        return new IOException("refusing to write segment " + file + " of agent " + agent
+                + ": something already exists at that path (a file or symbolic link not made by this receiver)", e);
+    }
+
+    private synchronized void forget(UUID agent) {
+        nextIndex.remove(agent);
     }
 
     private synchronized Path reserve(UUID agent) throws IOException {

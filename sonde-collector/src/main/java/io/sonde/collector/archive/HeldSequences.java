@@ -53,6 +53,16 @@ public final class HeldSequences {
         return held;
     }
 
+    /**
+     * Highest sequence number of the latest run of one agent under {@code out}, or -1 if the
+     * archive holds no frame of it: for a collector that learns agents one at a time (the Kafka
+     * consumer, when it first sees an agent after being assigned its partition).
+     */
+    public static long highest(Path out, UUID agent) throws IOException {
+        Path dir = out.resolve(agent.toString());
+        return Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS) ? highestOfLatestRun(dir) : -1;
+    }
+
     private static UUID agentOf(Path dir) {
         try {
             return UUID.fromString(dir.getFileName().toString());

@@ -11,10 +11,10 @@ import java.util.UUID;
  * {@code SONDE_FILE_SEGMENT_BYTES}).
  */
 public enum ConfigKey {
-    WRITER("writer", "file", "discard | file | text | tcp: where frames go") {
+    WRITER("writer", "file", "discard | file | text | tcp | kafka: where frames go (kafka needs sonde-kafka on the class path)") {
         @Override
         String check(String v) {
-            return oneOf(v, "discard", "file", "text", "tcp");
+            return oneOf(v, "discard", "file", "text", "tcp", "kafka");
         }
     },
     FILE_DIR("file.dir", "sonde-data", "directory of the file writer's segment files (created if missing)") {
@@ -87,6 +87,18 @@ public enum ConfigKey {
         @Override
         String check(String v) {
             return range(v, 1, 4096);
+        }
+    },
+    KAFKA_BOOTSTRAP("kafka.bootstrap", "127.0.0.1:9092", "writer=kafka: the Kafka brokers, HOST:PORT[,HOST:PORT...]") {
+        @Override
+        String check(String v) {
+            return v.isBlank() ? "must not be empty" : null;
+        }
+    },
+    KAFKA_TOPIC("kafka.topic", "sonde-frames", "writer=kafka: the topic frames are published to, keyed by agent id") {
+        @Override
+        String check(String v) {
+            return v.matches("[a-zA-Z0-9._-]{1,249}") ? null : "must be a Kafka topic name: 1 to 249 of a-z A-Z 0-9 . _ -";
         }
     },
     TCP_TOKEN_FILE("tcp.token.file", "", "file holding the collector's token (owner-only, chmod 600); empty = no token") {

@@ -9,8 +9,12 @@ import java.io.IOException;
 import java.security.GeneralSecurityException;
 import javax.net.ssl.SSLContext;
 import java.nio.file.Path;
+import java.util.ServiceLoader;
 
-/** Creates the writer a configuration names ({@code writer} = discard | file | text | tcp). */
+/**
+ * Creates the writer a configuration names ({@code writer} = discard | file | text | tcp, built in;
+ * others, such as kafka, from a {@link WriterProvider} found with {@link ServiceLoader}).
+ */
 public final class Writers {
     private Writers() {}
 
@@ -40,7 +44,7 @@ public final class Writers {
                         tokenFile.isEmpty() ? "" : TokenFile.read(Path.of(tokenFile)), c.getInt(ConfigKey.TCP_RESEND_MIB) << 20,
                         c.get(ConfigKey.POLICY).equals("drop"), tls(c));
             default:
-                throw new IllegalArgumentException("unknown writer " + c.get(ConfigKey.WRITER));
+                return plugIn(c);
         }
     }
 
@@ -56,5 +60,16 @@ public final class Writers {
         } catch (IOException | GeneralSecurityException e) {
             throw new IllegalArgumentException("tcp.tls.trust.store " + store + ": " + e.getMessage(), e);
         }
+    }
+
+    private static Writer plugIn(SondeConfig c) {
+        String name = c.get(ConfigKey.WRITER);
+        for (WriterProvider p : ServiceLoader.load(WriterProvider.class, Writers.class.getClassLoader())) {
+            if (p.name().equals(name)) {
+                return p.create(c);
+            }
+        }
+        throw new IllegalArgumentException("writer=" + name + " is a plug-in that is not on the class path"
+                + (name.equals("kafka") ? ": add the sonde-kafka jar and its kafka-clients dependency" : ""));
     }
 }

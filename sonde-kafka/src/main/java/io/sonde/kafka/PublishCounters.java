@@ -1,0 +1,91 @@
+package io.sonde.kafka;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.RecordMetadata;
+
+/**
+ * What a publisher sent to Kafka: frames and bytes Kafka acknowledged, frames and bytes it refused
+ * (any error from the producer, at once or in the send's callback), per reason. The first
+ * {@value #REPORTED} refusals are reported one line each; the rest only counted. Thread-safe
+ * (callbacks run on the producer's I/O thread).
+ */
+public final class PublishCounters {
+    /** How many refusals are reported one line each. */
+    public static final int REPORTED = 10;
+
+    private final String who;
+    private final Consumer<String> notices;
+    private final AtomicLong published = new AtomicLong();
+    private final AtomicLong publishedBytes = new AtomicLong();
+    private final AtomicLong refused = new AtomicLong();
+    private final AtomicLong refusedBytes = new AtomicLong();
+    private final Map<String, Long> reasons = new TreeMap<>();
+
+    /**
+     * @param who names the publisher in reports, e.g. {@code kafka handler (topic sonde)}
+     * @param notices where refusals are reported, one line each
+     */
+    public PublishCounters(String who, Consumer<String> notices) {
+        this.who = who;
+        this.notices = notices;
+    }
+
+    /** The callback of one send of a frame of {@code bytes} bytes. */
+    public Callback callback(long sequence, int bytes) {
+        return (RecordMetadata m, Exception e) -> {
+            if (e == null) {
+                published.incrementAndGet();
+                publishedBytes.addAndGet(bytes);
+            } else {
+                refused(sequence, bytes, e);
+            }
+        };
+    }
+
+    /** Kafka refused a frame (or the producer could not take it). */
+    public void refused(long sequence, int bytes, Exception e) {
+        long n = refused.incrementAndGet();
+        refusedBytes.addAndGet(bytes);
+        String reason = e.getClass().getSimpleName();
+        synchronized (reasons) {
+            reasons.merge(reason, 1L, Long::sum);
+        }
+        if (n <= REPORTED) {
+            notices.accept(who + ": Kafka refused frame " + sequence + " (" + bytes + " bytes): " + reason + ": " + e.getMessage()
+                    + (n == REPORTED ? " (further refusals only counted)" : ""));
+        }
+    }
+
+    public long published() {
+        return published.get();
+    }
+
+    public long publishedBytes() {
+        return publishedBytes.get();
+    }
+
+    public long refused() {
+        return refused.get();
+    }
+
+    public long refusedBytes() {
+        return refusedBytes.get();
+    }
+
+    /** Refused frames per reason (the exception's simple class name). */
+    public Map<String, Long> reasons() {
+        synchronized (reasons) {
+            return Map.copyOf(reasons);
+        }
+    }
+
+    /** One line: published and refused frames and bytes, with the reasons. */
+    public String summary() {
+        return who + ": published " + published() + " frames (" + publishedBytes() + " bytes), refused " + refused() + " frames ("
+                + refusedBytes() + " bytes)" + (refused() == 0 ? "" : " " + reasons());
+    }
+}

@@ -1,0 +1,95 @@
+package io.sonde.kafka;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Time;
+
+/**
+ * A real single-node KRaft Kafka broker (broker and controller in one) in this JVM, for tests:
+ * bound to 127.0.0.1 on two free ports, its log in a temporary folder deleted at {@link #close()}.
+ * Starting takes about 10 s, so tests share one per class. Kafka's internal Scala classes are used
+ * (not a public API): the Kafka version is pinned in the root pom.
+ */
+public final class KafkaBroker implements AutoCloseable {
+    private final Path dir;
+    private final KafkaRaftServer server;
+    private final String bootstrap;
+
+    private KafkaBroker(Path dir, KafkaRaftServer server, String bootstrap) {
+        this.dir = dir;
+        this.server = server;
+        this.bootstrap = bootstrap;
+    }
+
+    /** Formats a fresh log folder and starts the broker; returns once it serves. */
+    public static KafkaBroker start() throws IOException {
+        Path dir = Files.createTempDirectory("sonde-kafka-broker");
+        int port = LoopbackBrokerConfig.freePort();
+        Properties p = LoopbackBrokerConfig.of(port, LoopbackBrokerConfig.freePort(), dir.resolve("data"));
+        p.put("offsets.topic.num.partitions", "4"); // the default 50 partitions take seconds to create
+        p.put("group.min.session.timeout.ms", "1000"); // lets tests use short sessions: a killed consumer's partitions move sooner
+        p.put("num.partitions", "4");
+        Path cfg = dir.resolve("server.properties");
+        try (Writer w = Files.newBufferedWriter(cfg)) {
+            p.store(w, "sonde test broker");
+        }
+        int rc = kafka.tools.StorageTool.execute(new String[] {"format", "-t", Uuid.randomUuid().toString(), "-c", cfg.toString(), "--standalone"},
+                new PrintStream(OutputStream.nullOutputStream()));
+        if (rc != 0) {
+            throw new IOException("formatting the Kafka log folder " + dir + " failed with " + rc);
+        }
+        KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(p, false), Time.SYSTEM);
+        server.startup();
+        KafkaBroker b = new KafkaBroker(dir, server, "127.0.0.1:" + port);
+        b.awaitReady();
+        return b;
+    }
+
+    private void awaitReady() throws IOException {
+        try (Admin a = admin()) {
+            a.describeCluster().nodes().get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IOException("the Kafka broker did not come up within 60 s: " + e, e);
+        }
+    }
+
+    public String bootstrap() {
+        return bootstrap;
+    }
+
+    public Admin admin() {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
+    }
+
+    /** Creates a topic and waits for it. */
+    public void createTopic(String name, int partitions, Map<String, String> config) throws Exception {
+        try (Admin a = admin()) {
+            a.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(config))).all().get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        server.shutdown();
+        server.awaitShutdown();
+        try (Stream<Path> s = Files.walk(dir)) {
+            s.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+    }
+}
