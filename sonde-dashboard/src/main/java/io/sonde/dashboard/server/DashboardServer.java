@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.sonde.dashboard.live.LiveLink;
+import io.sonde.dashboard.live.LivePages;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -39,12 +41,34 @@ public final class DashboardServer implements AutoCloseable {
     private final ExecutorService workers;
     private final Api api;
     private final Supplier<String> metrics;
+    private volatile LivePages live;
 
     private DashboardServer(HttpServer http, ExecutorService workers, Api api, Supplier<String> metrics) {
         this.http = http;
         this.workers = workers;
         this.api = api;
         this.metrics = metrics;
+    }
+
+    /**
+     * Starts serving on {@code address} with the live pages reaching agents through {@code link}
+     * (a WebSocket server on a free port of the same address; {@code GET /api/live} says which).
+     *
+     * @param metrics as for {@link #start(InetSocketAddress, Api, Supplier)}, may be null
+     * @param link    null: no live pages ({@code /api/live} says so)
+     * @throws IOException if an address cannot be bound (the message names it)
+     */
+    public static DashboardServer start(InetSocketAddress address, Api api, Supplier<String> metrics, LiveLink link) throws IOException {
+        DashboardServer s = start(address, api, metrics);
+        if (link != null) {
+            try {
+                s.live = LivePages.start(address.getAddress(), s.port(), link);
+            } catch (IOException e) {
+                s.close();
+                throw e;
+            }
+        }
+        return s;
     }
 
     /**
@@ -103,6 +127,8 @@ public final class DashboardServer implements AutoCloseable {
             String path = ex.getRequestURI().getPath();
             if (path.equals("/metrics") && metrics != null) {
                 serveMetrics(ex);
+            } else if (path.equals("/api/live")) {
+                serveLive(ex);
             } else if (path.startsWith("/api/")) {
                 serveApi(ex, path);
             } else if (path.equals("/") || path.equals("/index.html")) {
@@ -129,6 +155,14 @@ public final class DashboardServer implements AutoCloseable {
         }
         ex.getResponseHeaders().set("Cache-Control", "no-store");
         send(ex, status, "application/json; charset=utf-8", body);
+    }
+
+    private void serveLive(HttpExchange ex) throws IOException {
+        LivePages l = live;
+        ObjectNode body = l != null ? (ObjectNode) l.describe() : JsonNodeFactory.instance.objectNode().put("available", false)
+                .put("reason", "no agent to watch: start the dashboard with --observe HOST:PORT --token-file F (e.g. against ./sonde demo --live)");
+        ex.getResponseHeaders().set("Cache-Control", "no-store");
+        sendJson(ex, 200, body);
     }
 
     private void serveMetrics(HttpExchange ex) throws IOException {
@@ -181,6 +215,8 @@ public final class DashboardServer implements AutoCloseable {
     /** Stops serving (waits up to a second for requests under way). */
     @Override
     public void close() {
+        LivePages l = live;
+        if (l != null) l.close();
         http.stop(1);
         workers.shutdownNow();
     }
