@@ -28,7 +28,7 @@ import java.util.List;
  * <ul>
  *   <li>{@code {"op":"watch","agent":A,"pattern":P,"periodMs":N}}: one observer connection for the
  *       page (the previous watch of the page ends), answered with {@code tree} (objects and
- *       attributes), {@code values} (every attribute read now), then {@code events} deliveries
+ *       attributes), {@code values} (every attribute read now), {@code watching} once subscribed, then {@code events} deliveries
  *       of a subscription with <em>periodic latest-value</em> QoS, so however busy the agent, the page
  *       gets at most one delivery per period with one value per attribute (object events all);</li>
  *   <li>{@code {"op":"manage","id":I,"agent":A,"action":"probes-off"|"probes-on"|"suspend"|"resume",
@@ -111,7 +111,8 @@ public final class LiveHub implements WebSocketHandler {
             ArrayNode list = values.putArray("values");
             for (AttributeReading r : now) putValue(list.addObject().put("path", r.path()).put("timeMs", r.timeNanos() / 1e6), r.value());
             send(c, values);
-            client.subscribe(pattern, ObserverClient.ALL_KINDS, DeliveryQos.periodicLatest(Duration.ofMillis(period)));
+            int id = client.subscribe(pattern, ObserverClient.ALL_KINDS, DeliveryQos.periodicLatest(Duration.ofMillis(period)));
+            send(c, JSON.objectNode().put("type", "watching").put("subscription", id).put("periodMs", period));
         } catch (IOException e) {
             endWatch(c);
             sendError(c, null, "observing " + agent + " failed: " + e.getMessage());
