@@ -152,16 +152,22 @@ public final class DashboardCommand implements Callable<Integer> {
      */
     /**
      * The collector's dashboard and {@code /metrics}; {@code operations} is its {@code metrics}
-     * handler (null if it runs none: then {@code /metrics} has the pipeline's health only).
+     * handler (null if it runs none: then {@code /metrics} has the pipeline's health only);
+     * {@code records} counts each agent's records and drops for the agents page (null: not shown).
      */
-    static DashboardServer serveCollector(InetSocketAddress address, Path archive, Collector collector, MetricsHandler operations) {
+    static DashboardServer serveCollector(InetSocketAddress address, Path archive, Collector collector, MetricsHandler operations,
+            AgentRecordCounter records) {
         Supplier<List<CollectorApi.Agent>> agents = () -> {
             Map<UUID, ReceiverStatus.AgentStatus> received = collector.receiverStatus().agents();
             List<CollectorApi.Agent> out = new ArrayList<>();
             for (AgentInfo a : collector.agents()) {
                 ReceiverStatus.AgentStatus r = received.get(a.agentId());
+                AgentRecordCounter.Counts c = records == null ? null : records.of(a.agentId());
+                long now = System.currentTimeMillis();
                 out.add(new CollectorApi.Agent(a.agentId().toString(), a.host(), a.pid(), a.status(), a.connections(), a.firstSeenMillis(),
-                        a.lastSeenMillis(), r == null ? 0 : r.frames(), r == null ? 0 : r.bytes(), r == null ? 0 : r.missingFrames()));
+                        a.lastSeenMillis(), r == null ? 0 : r.frames(), r == null ? 0 : r.bytes(), r == null ? 0 : r.missingFrames(),
+                        c == null ? (records == null ? -1 : 0) : c.records().total(), c == null ? null : c.records().perSecond(now),
+                        c == null ? (records == null ? -1 : 0) : c.dropped().total(), c == null ? null : c.dropped().perSecond(now)));
             }
             return out;
         };

@@ -6,7 +6,7 @@ import {lineChart} from '../chart.js';
 import {empty, errorBox, h, s} from '../dom.js';
 import {chosenAgent, liveInfo, openSocket} from '../live-socket.js';
 
-/** Values kept per attribute for its sparkline and the charts (at one delivery per second: 2 min). */
+/** Samples kept per attribute for its sparkline and the charts (one per delivery: 2 min at 1 s). */
 const HISTORY = 120;
 
 const CHARTS = [
@@ -56,6 +56,7 @@ export async function liveView({params, navigate}) {
         drawTree(treeBox, model);
       } else if (m.type === 'values') {
         for (const v of m.values) model.value(v.path, v.value, v.timeMs);
+        model.sample(Date.now());
         refreshValues(treeBox, model);
         drawCharts(charts, model);
       } else if (m.type === 'events') {
@@ -67,6 +68,7 @@ export async function liveView({params, navigate}) {
           else if (e.kind === 'CHILD_ADDED') structure = model.addObject(e.child) || structure;
           else if (e.kind === 'OBJECT_DELETED') { model.remove(e.path); structure = true; }
         }
+        model.sample(Date.now());
         if (structure) drawTree(treeBox, model); else refreshValues(treeBox, model);
         drawCharts(charts, model);
       } else if (m.type === 'overflow') {
@@ -89,6 +91,8 @@ function newModel() {
     lost: 0,
     objects: new Map(),
     attributes: new Map(),
+    /** When each sample was taken (ms, the page's clock); every numeric attribute's history ends at the last one. */
+    times: [],
     open: new Set(['', 'jvm', 'system']),
     load(tree) {
       this.objects.clear();
@@ -122,12 +126,20 @@ function newModel() {
       }
       a.value = value;
       a.timeMs = timeMs;
-      a.changed = Date.now();
-      if (typeof value === 'number') {
-        a.history.push(value);
+      return isNew;
+    },
+    /**
+     * One sample per delivery: every numeric attribute's current value (unchanged values are not
+     * delivered, so they are carried forward), so sparklines and charts are on one time axis.
+     */
+    sample(now) {
+      this.times.push(now);
+      if (this.times.length > HISTORY) this.times.shift();
+      for (const a of this.attributes.values()) {
+        if (typeof a.value !== 'number') continue;
+        a.history.push(a.value);
         if (a.history.length > HISTORY) a.history.shift();
       }
-      return isNew;
     },
     remove(path) {
       for (const k of [...this.objects.keys()]) if (k === path || k.startsWith(path + '/')) this.objects.delete(k);
@@ -229,7 +241,7 @@ function sparkline(values) {
   const W = 120, H = 22;
   const min = Math.min(...values), max = Math.max(...values);
   const y = v => (max === min ? H / 2 : H - 2 - ((v - min) / (max - min)) * (H - 4));
-  const d = values.map((v, i) => `${i ? 'L' : 'M'}${((i / (HISTORY - 1)) * W).toFixed(1)},${y(v).toFixed(1)}`).join('');
+  const d = values.map((v, i) => `${i ? 'L' : 'M'}${((i / (values.length - 1)) * W).toFixed(1)},${y(v).toFixed(1)}`).join('');
   return s('svg', {class: 'spark', viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'img', 'aria-label': `last ${values.length} values, from ${format(min)} to ${format(max)}`},
     s('path', {d, class: 'spark-line'}));
 }
@@ -239,11 +251,12 @@ function drawCharts(box, model) {
   for (const c of CHARTS) {
     const series = c.series.filter(([p]) => model.attributes.has(p)).map(([p, name, f], i) => ({name, values: model.attributes.get(p).history.map(f), color: COLORS[i]}));
     if (!series.length || !series.some(sr => sr.values.length)) continue;
+    // every history ends at the last sample; a shorter one (an attribute seen later) is padded at the start
     const n = Math.max(...series.map(sr => sr.values.length));
-    // the newest value at 0, older ones at negative update counts; shorter series are padded at the start
-    const x = Array.from({length: n}, (_, i) => i - n + 1);
+    const now = model.times[model.times.length - 1];
+    const x = model.times.slice(-n).map(t => (t - now) / 1000);
     for (const sr of series) sr.values = Array(n - sr.values.length).fill(null).concat(sr.values);
-    figures.push(lineChart({id: c.id, title: c.title, xLabel: 'updates ago', yLabel: c.unit, x, series}));
+    figures.push(lineChart({id: c.id, title: c.title, xLabel: 'seconds ago', yLabel: c.unit, x, series}));
   }
   if (!figures.length) box.replaceChildren(empty('This agent shows no jvm/ or system/ metrics.'));
   else box.replaceChildren(...figures);
