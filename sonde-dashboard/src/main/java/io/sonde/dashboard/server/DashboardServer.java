@@ -22,9 +22,10 @@ import java.util.regex.Pattern;
 /**
  * The dashboard's HTTP server, on the JDK's {@code com.sun.net.httpserver}: the page and its
  * scripts and styles from the jar ({@code /io/sonde/dashboard/web/}), and {@code /api/...} answered
- * by an {@link Api} as JSON. Only GET and HEAD are served; the pages never change state on the
- * server, so there is nothing to protect with a token yet. A collector's server also answers
- * {@code /metrics} in the Prometheus text format (docs/prometheus.md).
+ * by an {@link Api} as JSON. Only GET and HEAD are served: nothing here changes state. With a
+ * {@link LiveLink} the live pages' WebSocket server runs beside it ({@link LivePages}); management
+ * actions go over that WebSocket and carry the agent's token, typed by the user. A collector's
+ * server also answers {@code /metrics} in the Prometheus text format (docs/prometheus.md).
  */
 public final class DashboardServer implements AutoCloseable {
     private static final String WEB = "/io/sonde/dashboard/web/";

@@ -115,6 +115,7 @@ public final class WebSocketServer implements AutoCloseable {
             c.run(handler);
         } finally {
             open.remove(c);
+            c.closeSocket(); // also when onOpen failed and the reader never ran
         }
     }
 
