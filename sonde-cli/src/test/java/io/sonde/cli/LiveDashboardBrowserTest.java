@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -28,7 +29,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * {@code observe=on} (its method probes write a log), {@code sonde dashboard --observe} watches it
  * in its own JVM, and the browser shows the live tree with values that change, refuses a wrong
  * token on the probes page, and switches a probe off (its records stop in the log). Screenshots go
- * to {@code target/screenshots/} ({@code live.png}, {@code probes-refused.png}, {@code probes.png}).
+ * to {@code target/screenshots/} ({@code live.png}, {@code probes-refused.png}, {@code probes.png},
+ * {@code live-demo.png}).
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class LiveDashboardBrowserTest {
@@ -140,6 +142,60 @@ class LiveDashboardBrowserTest {
         assertThat(between.get(0)).as("before mark 1").contains("tick");
         assertThat(between.get(1)).as("between marks 1 and 2: the wrong token switched nothing").contains("tick");
         assertThat(between.get(3)).as("between marks 3 and 4: switched off from the page").isEmpty();
+    }
+
+    /**
+     * Against {@code ./sonde demo --live} (the README's command): the shop's objects are in the tree
+     * and a stock level changes while the shop runs; the demo has no agent, so switching probes is
+     * answered with why, and suspending the shop's sensors works with its token.
+     */
+    @Test
+    void liveDemoIsWatchedAndItsSensorsSuspendedFromThePages() throws Exception {
+        String missing = Chromium.ensureInstalled();
+        Assumptions.assumeTrue(missing == null, missing);
+        Path out = dir.resolve("demo");
+        app = AgentJvm.start((String) null, System.getProperty("java.class.path"), "io.sonde.cli.SondeCommand",
+                "demo", "--live", "--seconds", "120", "--observe-port", "0", "--threads", "2", "--out", out.toString());
+        Matcher m = Pattern.compile("observe endpoint on (127\\.0\\.0\\.1:\\d+), token in (\\S+)")
+                .matcher(app.awaitLine("observe endpoint on 127.0.0.1:"));
+        assertThat(m.find()).isTrue();
+        String address = m.group(1);
+        Path tokenFile = Path.of(m.group(2));
+        DashboardBrowserTest.Launched l = DashboardBrowserTest.launch("dashboard", "--observe", address, "--token-file", tokenFile.toString(), "--port", "0");
+        dashboard = l.process();
+        browser = Chromium.start();
+
+        browser.get(l.url() + "/#/live?agent=" + address);
+        waiting(90).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("details[data-object='shop/stock']")));
+        assertThat(browser.findElements(By.cssSelector("details[data-object^='shop/orders/']"))).as("orders in the tree").isNotEmpty();
+        waiting(60).until(d -> !valueOf("shop/stock/apple/level").isEmpty());
+        String level = valueOf("shop/stock/apple/level");
+        waiting(60).withMessage(() -> "shop/stock/apple/level stayed at " + level).until(d -> !valueOf("shop/stock/apple/level").equals(level));
+        // open the shop and its stock with the keyboard (the tree is drawn again as orders come and go: an element may go stale)
+        for (String object : List.of("shop", "shop/stock", "shop/stock/apple", "shop/stock/pear", "shop/workers", "shop/workers/0")) {
+            waiting(30).ignoring(StaleElementReferenceException.class).until(d -> {
+                WebElement details = d.findElement(By.cssSelector("details[data-object='" + object + "']"));
+                if (details.getAttribute("open") == null) details.findElement(By.tagName("summary")).sendKeys(Keys.ENTER);
+                return d.findElement(By.cssSelector("details[data-object='" + object + "']")).getAttribute("open") != null;
+            });
+        }
+        waiting(30).until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("tr[data-path='shop/stock/apple/level']")));
+        Thread.sleep(2500); // a few deliveries for the sparklines and charts
+        browser.executeScript("window.scrollTo(0, document.getElementById('live-tree').offsetTop - 60)"); // the tree, below the charts
+        screenshot("live-demo");
+
+        browser.get("about:blank");
+        browser.get(l.url() + "/#/probes");
+        WebElement token = waiting(90).until(ExpectedConditions.visibilityOfElementLocated(By.id("probes-token")));
+        token.sendKeys(Files.readString(tokenFile).strip());
+        browser.findElement(By.id("probe-pattern")).sendKeys("demo.*");
+        browser.findElement(By.id("probes-off")).click();
+        assertThat(waiting(60).until(ExpectedConditions.visibilityOfElementLocated(By.id("probes-refused"))).getText())
+                .contains("has no method probes to switch (no Sonde agent in that process)");
+        browser.findElement(By.id("sensor-pattern")).sendKeys("shop/**");
+        browser.findElement(By.id("sensors-suspend")).click();
+        assertThat(waiting(60).until(ExpectedConditions.visibilityOfElementLocated(By.id("probes-ok"))).getText())
+                .matches("suspend shop/\\*\\*: [1-9]\\d* sensor\\(s\\) changed");
     }
 
     private Matcher awaitEndpoint() throws InterruptedException {

@@ -176,6 +176,10 @@ function format(value) {
 
 /** Draws the whole tree (objects as disclosure widgets, attributes as table rows), keeping what was open. */
 function drawTree(box, model) {
+  // what is open now, also a toggle whose event has not run yet (the tree is drawn again at every structural change)
+  for (const d of box.querySelectorAll('details[data-object]')) {
+    if (d.open) model.open.add(d.dataset.object); else model.open.delete(d.dataset.object);
+  }
   const children = new Map();
   for (const p of model.objects.keys()) if (p !== '') push(children, parent(p), p);
   const attrs = new Map();
