@@ -138,6 +138,9 @@ public final class CollectorCommand implements Callable<Integer> {
                     chosen.add(m);
                     return m;
                 });
+        // with --http, the agents page shows records/s and drops per agent: one more (queued) handler counts them
+        AgentRecordCounter records = http == null ? null : new AgentRecordCounter();
+        if (records != null) chosen.add(records);
         Map<String, String> opts = handlerOptions();
         PrintWriter stdout = spec.commandLine().getOut();
         Collector collector;
@@ -153,7 +156,8 @@ public final class CollectorCommand implements Callable<Integer> {
                 + ", handlers " + String.join(", ", handlers) + (handlers.contains("database") ? " (database " + (databaseUrl != null
                 ? databaseUrl.replaceAll("password=[^&]*", "password=***") : out.resolve(ArchiveDatabase.FILE_NAME).toString()) + ")" : "")
                 + " (Ctrl-C to stop)");
-        DashboardServer dashboard = http == null ? null : DashboardCommand.serveCollector(new InetSocketAddress(address.getAddress(), http), out, collector, metrics);
+        DashboardServer dashboard = http == null ? null : DashboardCommand.serveCollector(new InetSocketAddress(address.getAddress(), http), out, collector, metrics,
+                records);
         if (dashboard != null) {
             print(stdout, "dashboard at http://" + collector.address().getAddress().getHostAddress() + ":" + dashboard.port() + "/");
         }

@@ -72,7 +72,7 @@ class AgentCommandsTest {
     }
 
     /** Methods entered on the loop's main thread between consecutive marks. */
-    private List<List<String>> betweenMarks(Path logDir) throws IOException {
+    static List<List<String>> betweenMarks(Path logDir) throws IOException {
         List<List<String>> segments = new ArrayList<>();
         segments.add(new ArrayList<>());
         try (SondeReader r = SondeLogs.scan(logDir).get(0).open()) {

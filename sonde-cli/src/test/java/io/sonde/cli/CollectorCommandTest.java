@@ -2,6 +2,8 @@ package io.sonde.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sonde.format.Format;
+import io.sonde.format.read.SondeReader;
 import io.sonde.format.testing.GoldenFiles;
 import io.sonde.format.testing.GoldenScenarios;
 import java.net.InetAddress;
@@ -56,13 +58,23 @@ class CollectorCommandTest {
             String agents = http.send(HttpRequest.newBuilder(URI.create(web.group(1) + "/api/agents")).build(),
                     HttpResponse.BodyHandlers.ofString()).body();
             assertThat(agents).contains("\"id\":\"" + GoldenScenarios.FULL_AGENT + "\"", "\"frames\":4");
+            // records per agent (the agents page's records/s): the golden log's data records, once the counting handler got them
+            long[] counted = countRecords(golden); // the golden log has one GAP of 4 records
+            long written = counted[0];
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!agents.contains("\"records\":" + written + ",") && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+                agents = http.send(HttpRequest.newBuilder(URI.create(web.group(1) + "/api/agents")).build(), HttpResponse.BodyHandlers.ofString()).body();
+            }
+            assertThat(counted[1]).isEqualTo(4);
+            assertThat(agents).contains("\"records\":" + written + ",", "\"droppedRecords\":" + counted[1] + ",");
             String ops = http.send(HttpRequest.newBuilder(URI.create(web.group(1) + "/api/operations")).build(),
                     HttpResponse.BodyHandlers.ofString()).body();
             assertThat(ops).startsWith("[{\"operation\":");
             p.destroy();
             assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
             List<String> end = new ArrayList<>();
-            for (int i = 0; i < 5; i++) {
+            for (int i = 0; i < 6; i++) {
                 end.add(stdout.readLine());
             }
             assertThat(end.get(0)).isEqualTo("stopped: 1 connections (0 failed), 1 agents, 4 frames, " + (golden.length - 12)
@@ -71,7 +83,9 @@ class CollectorCommandTest {
             assertThat(end.get(2)).isEqualTo("handler database: closed, 4 frames handled, 0 dropped, 0 queued, no errors");
             // --http adds the metrics handler behind /metrics
             assertThat(end.get(3)).isEqualTo("handler metrics: closed, 4 frames handled, 0 dropped, 0 queued, no errors");
-            assertThat(end.get(4)).startsWith("agent " + GoldenScenarios.FULL_AGENT + " on ").contains(": disconnected, first seen ")
+            // and the handler counting each agent's records for the agents page
+            assertThat(end.get(4)).isEqualTo("handler dashboard-records: closed, 4 frames handled, 0 dropped, 0 queued, no errors");
+            assertThat(end.get(5)).startsWith("agent " + GoldenScenarios.FULL_AGENT + " on ").contains(": disconnected, first seen ")
                     .contains("1 connection; 1 connections, 4 frames");
         } finally {
             p.destroyForcibly();
@@ -98,5 +112,18 @@ class CollectorCommandTest {
 
         assertThat(CliRun.run("analyze", out.toString())[0]).isEqualTo(0);
         assertThat(CliRun.run("dump", out.toString())[0]).isEqualTo(0);
+    }
+
+    /** The data records a stream's trailer says were written, and the records its GAPs say were dropped. */
+    private long[] countRecords(byte[] stream) throws Exception {
+        Path file = logs.resolve("golden.sonde");
+        Files.write(file, stream);
+        long gaps = 0;
+        try (SondeReader r = SondeReader.open(file)) {
+            while (r.next()) {
+                if (r.type() == Format.GAP) gaps += r.gapCount();
+            }
+            return new long[] {r.trailer().written(), gaps};
+        }
     }
 }

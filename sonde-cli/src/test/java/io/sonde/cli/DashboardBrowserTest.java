@@ -352,6 +352,12 @@ class DashboardBrowserTest {
             By frames = By.cssSelector("#agents-table tr[data-agent='" + GoldenScenarios.FULL_AGENT + "'] td[data-field=frames]");
             waiting().ignoring(StaleElementReferenceException.class).ignoring(NoSuchElementException.class)
                     .until(d -> "4".equals(d.findElement(frames).getAttribute("data-value")));
+            // and its records, counted by the collector as they arrive: the golden log's 13 data records and its GAP of 4
+            By records = By.cssSelector("#agents-table tr[data-agent='" + GoldenScenarios.FULL_AGENT + "'] td[data-field=records]");
+            waiting().ignoring(StaleElementReferenceException.class).ignoring(NoSuchElementException.class)
+                    .until(d -> "13".equals(d.findElement(records).getAttribute("data-value")));
+            assertThat(browser.findElement(By.cssSelector("#agents-table tr[data-agent='" + GoldenScenarios.FULL_AGENT + "'] td[data-field=dropped]"))
+                    .getAttribute("data-value")).isEqualTo("4");
             assertThat(browser.findElement(By.id("nav-agents")).isDisplayed()).isTrue();
             screenshot("agents");
             // the archive's operations, as for a recorded log (read again within seconds of growing)

@@ -33,4 +33,34 @@ class DashboardCommandTest {
         assertThat(cost[0]).isEqualTo(2);
         assertThat((String) cost[2]).contains("--probe-cost");
     }
+
+    @Test
+    void observeNeedsItsTokenFileAndAReachableEndpoint() throws Exception {
+        Object[] nothing = CliRun.run("dashboard", "--port", "0");
+        assertThat(nothing[0]).isEqualTo(2);
+        assertThat((String) nothing[2]).contains("give a LOGDIR, or --observe HOST:PORT --token-file F");
+        Object[] noToken = CliRun.run("dashboard", "--observe", "127.0.0.1:7712", "--port", "0");
+        assertThat(noToken[0]).isEqualTo(2);
+        assertThat((String) noToken[2]).contains("--observe needs --token-file");
+        Object[] tokenAlone = CliRun.run("dashboard", tmp.toString(), "--token-file", "t", "--port", "0");
+        assertThat(tokenAlone[0]).isEqualTo(2);
+        assertThat((String) tokenAlone[2]).contains("--token-file goes with --observe");
+        Path token = tmp.resolve("observe.token");
+        java.nio.file.Files.writeString(token, "s3cret\n");
+        java.nio.file.Files.setPosixFilePermissions(token, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        Object[] badAddress = CliRun.run("dashboard", "--observe", "nowhere", "--token-file", token.toString(), "--port", "0");
+        assertThat(badAddress[0]).isEqualTo(2);
+        assertThat((String) badAddress[2]).contains("expected HOST:PORT");
+        int closed;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closed = s.getLocalPort();
+        }
+        Object[] refused = CliRun.run("dashboard", "--observe", "127.0.0.1:" + closed, "--token-file", token.toString(), "--port", "0");
+        assertThat(refused[0]).isEqualTo(1);
+        assertThat((String) refused[2]).contains("--observe: cannot connect to 127.0.0.1:" + closed);
+        java.nio.file.Files.setPosixFilePermissions(token, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        Object[] readable = CliRun.run("dashboard", "--observe", "127.0.0.1:" + closed, "--token-file", token.toString(), "--port", "0");
+        assertThat(readable[0]).isEqualTo(1);
+        assertThat((String) readable[2]).contains("chmod 600");
+    }
 }

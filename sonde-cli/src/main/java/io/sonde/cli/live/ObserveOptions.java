@@ -63,6 +63,11 @@ public final class ObserveOptions {
     }
 
     private String token() {
+        return readToken(tokenFile);
+    }
+
+    /** Reads a token file with the endpoint's rules (owner-only); every failure is a {@link UserError} naming the file. */
+    public static String readToken(Path tokenFile) {
         try {
             return ObserveService.tokenFromFile(tokenFile);
         } catch (IllegalArgumentException e) {

@@ -38,9 +38,13 @@ public final class CollectorApi implements Api {
      * @param frames frames received
      * @param bytes bytes received
      * @param missingFrames frames missing from its sequence
+     * @param records data records received (decoded by the collector's counting handler), -1 if not counted
+     * @param recordsPerSecond records per second over the last seconds ({@link io.sonde.dashboard.rates.RecentRate}), null if not known
+     * @param droppedRecords records the agent reported dropped (its GAP records), -1 if not counted
+     * @param droppedPerSecond those per second over the same window, null if not known
      */
     public record Agent(String id, String host, long pid, String status, long connections, long firstSeenMillis, long lastSeenMillis,
-            long frames, long bytes, long missingFrames) {}
+            long frames, long bytes, long missingFrames, long records, Double recordsPerSecond, long droppedRecords, Double droppedPerSecond) {}
 
     private final Path archive;
     private final Supplier<List<Agent>> agents;
@@ -80,7 +84,9 @@ public final class CollectorApi implements Api {
         for (Agent a : agents.get()) {
             out.addObject().put("id", a.id()).put("host", a.host()).put("pid", a.pid()).put("status", a.status())
                     .put("connections", a.connections()).put("firstSeenMillis", a.firstSeenMillis()).put("lastSeenMillis", a.lastSeenMillis())
-                    .put("frames", a.frames()).put("bytes", a.bytes()).put("missingFrames", a.missingFrames());
+                    .put("frames", a.frames()).put("bytes", a.bytes()).put("missingFrames", a.missingFrames())
+                    .put("records", a.records()).put("recordsPerSecond", a.recordsPerSecond())
+                    .put("droppedRecords", a.droppedRecords()).put("droppedPerSecond", a.droppedPerSecond());
         }
         return out;
     }

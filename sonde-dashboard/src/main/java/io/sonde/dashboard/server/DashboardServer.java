@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.sonde.dashboard.live.LiveLink;
+import io.sonde.dashboard.live.LivePages;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -20,9 +22,10 @@ import java.util.regex.Pattern;
 /**
  * The dashboard's HTTP server, on the JDK's {@code com.sun.net.httpserver}: the page and its
  * scripts and styles from the jar ({@code /io/sonde/dashboard/web/}), and {@code /api/...} answered
- * by an {@link Api} as JSON. Only GET and HEAD are served; the pages never change state on the
- * server, so there is nothing to protect with a token yet. A collector's server also answers
- * {@code /metrics} in the Prometheus text format (docs/prometheus.md).
+ * by an {@link Api} as JSON. Only GET and HEAD are served: nothing here changes state. With a
+ * {@link LiveLink} the live pages' WebSocket server runs beside it ({@link LivePages}); management
+ * actions go over that WebSocket and carry the agent's token, typed by the user. A collector's
+ * server also answers {@code /metrics} in the Prometheus text format (docs/prometheus.md).
  */
 public final class DashboardServer implements AutoCloseable {
     private static final String WEB = "/io/sonde/dashboard/web/";
@@ -39,12 +42,34 @@ public final class DashboardServer implements AutoCloseable {
     private final ExecutorService workers;
     private final Api api;
     private final Supplier<String> metrics;
+    private volatile LivePages live;
 
     private DashboardServer(HttpServer http, ExecutorService workers, Api api, Supplier<String> metrics) {
         this.http = http;
         this.workers = workers;
         this.api = api;
         this.metrics = metrics;
+    }
+
+    /**
+     * Starts serving on {@code address} with the live pages reaching agents through {@code link}
+     * (a WebSocket server on a free port of the same address; {@code GET /api/live} says which).
+     *
+     * @param metrics as for {@link #start(InetSocketAddress, Api, Supplier)}, may be null
+     * @param link    null: no live pages ({@code /api/live} says so)
+     * @throws IOException if an address cannot be bound (the message names it)
+     */
+    public static DashboardServer start(InetSocketAddress address, Api api, Supplier<String> metrics, LiveLink link) throws IOException {
+        DashboardServer s = start(address, api, metrics);
+        if (link != null) {
+            try {
+                s.live = LivePages.start(address.getAddress(), s.port(), link);
+            } catch (IOException e) {
+                s.close();
+                throw e;
+            }
+        }
+        return s;
     }
 
     /**
@@ -103,6 +128,8 @@ public final class DashboardServer implements AutoCloseable {
             String path = ex.getRequestURI().getPath();
             if (path.equals("/metrics") && metrics != null) {
                 serveMetrics(ex);
+            } else if (path.equals("/api/live")) {
+                serveLive(ex);
             } else if (path.startsWith("/api/")) {
                 serveApi(ex, path);
             } else if (path.equals("/") || path.equals("/index.html")) {
@@ -129,6 +156,14 @@ public final class DashboardServer implements AutoCloseable {
         }
         ex.getResponseHeaders().set("Cache-Control", "no-store");
         send(ex, status, "application/json; charset=utf-8", body);
+    }
+
+    private void serveLive(HttpExchange ex) throws IOException {
+        LivePages l = live;
+        ObjectNode body = l != null ? (ObjectNode) l.describe() : JsonNodeFactory.instance.objectNode().put("available", false)
+                .put("reason", "no agent to watch: start the dashboard with --observe HOST:PORT --token-file F (e.g. against ./sonde demo --live)");
+        ex.getResponseHeaders().set("Cache-Control", "no-store");
+        sendJson(ex, 200, body);
     }
 
     private void serveMetrics(HttpExchange ex) throws IOException {
@@ -181,6 +216,8 @@ public final class DashboardServer implements AutoCloseable {
     /** Stops serving (waits up to a second for requests under way). */
     @Override
     public void close() {
+        LivePages l = live;
+        if (l != null) l.close();
         http.stop(1);
         workers.shutdownNow();
     }

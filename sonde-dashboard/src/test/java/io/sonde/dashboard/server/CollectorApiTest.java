@@ -35,9 +35,13 @@ class CollectorApiTest {
         assertThatThrownBy(() -> api.get("/api/timeseries", new Query("operation=x"))).hasMessageContaining("nothing archived yet");
         assertThatThrownBy(() -> api.get("/api/other", none)).hasMessageContaining("no such API");
 
-        agents.add(new CollectorApi.Agent("a1", "host", 42, "connected", 1, 1000, 2000, 7, 700, 0));
+        agents.add(new CollectorApi.Agent("a1", "host", 42, "connected", 1, 1000, 2000, 7, 700, 0, 1200, 150.5, 3, null));
         TestLogs.record(Files.createDirectory(archive.resolve("a1")));
         assertThat(api.get("/api/agents", none).get(0).get("frames").asLong()).isEqualTo(7);
+        assertThat(api.get("/api/agents", none).get(0).get("records").asLong()).isEqualTo(1200);
+        assertThat(api.get("/api/agents", none).get(0).get("recordsPerSecond").asDouble()).isEqualTo(150.5);
+        assertThat(api.get("/api/agents", none).get(0).get("droppedRecords").asLong()).isEqualTo(3);
+        assertThat(api.get("/api/agents", none).get(0).get("droppedPerSecond").isNull()).isTrue();
         JsonNode ops = api.get("/api/operations", none);
         assertThat(ops).hasSize(3);
         assertThat(ops.get(0).get("count").asLong()).isEqualTo(TestLogs.THREADS * TestLogs.REQUESTS);

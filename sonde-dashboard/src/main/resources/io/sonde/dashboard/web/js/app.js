@@ -4,17 +4,20 @@ import {get} from './api.js';
 import {errorBox, h} from './dom.js';
 import {count, duration} from './format.js';
 import {agentsView} from './views/agents.js';
+import {liveView} from './views/live.js';
+import {probesView} from './views/probes.js';
 import {operationsView} from './views/operations.js';
 import {tracesView} from './views/traces.js';
 import {whatifView} from './views/whatif.js';
 
-const VIEWS = {agents: agentsView, operations: operationsView, traces: tracesView, whatif: whatifView};
+const VIEWS = {agents: agentsView, live: liveView, probes: probesView, operations: operationsView, traces: tracesView, whatif: whatifView};
 
-/** The current route: #/page?key=value… */
+/** The current route: #/page?key=value… (no page: the live page of a live-only dashboard, else operations) */
 export function route() {
   const hash = location.hash.replace(/^#\/?/, '');
   const [page, query] = hash.split('?');
-  return {page: VIEWS[page] ? page : 'operations', params: new URLSearchParams(query || '')};
+  const fallback = summary && summary.source === 'live' ? 'live' : 'operations';
+  return {page: VIEWS[page] ? page : fallback, params: new URLSearchParams(query || '')};
 }
 
 /** Moves to a page with parameters (empty values left out); the hashchange renders it. */
@@ -28,7 +31,18 @@ export function navigate(page, params) {
 let summary = null;
 let renderCount = 0;
 
+let live = null;
+
 async function render() {
+  // what the header shows depends on the server: ask once (the live pages exist with --observe)
+  if (!summary) {
+    try { summary = await get('/api/log'); } catch (e) { /* the view shows the error */ }
+  }
+  if (!live) {
+    try { live = await get('/api/live'); } catch (e) { live = {available: false}; }
+    document.getElementById('nav-live-item').hidden = !live.available;
+    document.getElementById('nav-probes-item').hidden = !live.available;
+  }
   const {page, params} = route();
   const main = document.getElementById('main');
   for (const a of document.querySelectorAll('.top nav a')) {
@@ -61,6 +75,11 @@ function showSource() {
   const el = document.getElementById('source');
   if (!summary) return;
   document.getElementById('nav-agents-item').hidden = summary.source !== 'collector';
+  for (const li of document.querySelectorAll('.log-page')) li.hidden = summary.source === 'live';
+  if (summary.source === 'live') {
+    el.textContent = 'Live: no recorded log (started with --observe only)';
+    return;
+  }
   if (summary.source === 'collector' && !summary.inputs.length) {
     el.textContent = 'Collector: nothing archived yet';
     return;

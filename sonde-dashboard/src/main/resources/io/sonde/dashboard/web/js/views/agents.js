@@ -5,6 +5,12 @@ import {empty, errorBox, h} from '../dom.js';
 import {count} from '../format.js';
 
 const REFRESH_MS = 3000;
+/** The collector's rate window (RecentRate.WINDOW_SECONDS). */
+const RATE_WINDOW_S = 10;
+
+function rate(x) {
+  return x === null || x === undefined ? '–' : x < 10 ? x.toFixed(1) : Math.round(x).toLocaleString('en-US');
+}
 
 export async function agentsView() {
   const section = h('section', {id: 'agents'});
@@ -35,10 +41,15 @@ async function fill(section) {
     h('td', {class: 'text'}, a.id), h('td', {class: 'text'}, `${a.host} (pid ${a.pid})`),
     h('td', {class: 'text', dataset: {field: 'status'}}, a.status), h('td', {}, count(a.connections)),
     h('td', {dataset: {field: 'frames', value: String(a.frames)}}, count(a.frames)), h('td', {}, count(a.bytes)),
+    h('td', {dataset: {field: 'records', value: String(a.records)}}, a.records < 0 ? '–' : count(a.records)),
+    h('td', {dataset: {field: 'records-rate'}}, rate(a.recordsPerSecond)),
+    h('td', {dataset: {field: 'dropped', value: String(a.droppedRecords)}}, a.droppedRecords < 0 ? '–' : count(a.droppedRecords)),
+    h('td', {}, rate(a.droppedPerSecond)),
     h('td', {}, count(a.missingFrames)), h('td', {}, when(a.firstSeenMillis)), h('td', {}, when(a.lastSeenMillis))));
   section.replaceChildren(h('table', {id: 'agents-table'},
-    h('thead', {}, h('tr', {}, ['Agent', 'Process', 'Status', 'Connections', 'Frames', 'Bytes', 'Frames missing', 'First seen', 'Last seen']
+    h('thead', {}, h('tr', {}, ['Agent', 'Process', 'Status', 'Connections', 'Frames', 'Bytes', 'Records', 'Records/s', 'Dropped', 'Dropped/s', 'Frames missing', 'First seen', 'Last seen']
       .map((c, i) => h('th', {scope: 'col', class: i < 3 ? 'text' : null}, c)))),
     h('tbody', {}, rows)),
-  h('p', {class: 'note'}, `Refreshed every ${REFRESH_MS / 1000} s. The other pages show the archive, read again when it has grown (at most every 5 s).`));
+  h('p', {class: 'note'}, `Refreshed every ${REFRESH_MS / 1000} s. Records and drops (the records the agent reports it dropped) are counted by the collector as frames arrive; `
+    + `the rates are means over the last ${RATE_WINDOW_S} s. The other pages show the archive, read again when it has grown (at most every 5 s).`));
 }

@@ -1,0 +1,210 @@
+package io.sonde.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sonde.agent.testing.AgentJvm;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The live pages end to end in a real headless Chromium: an application runs with the agent and
+ * {@code observe=on} (its method probes write a log), {@code sonde dashboard --observe} watches it
+ * in its own JVM, and the browser shows the live tree with values that change, refuses a wrong
+ * token on the probes page, and switches a probe off (its records stop in the log). Screenshots go
+ * to {@code target/screenshots/} ({@code live.png}, {@code probes-refused.png}, {@code probes.png},
+ * {@code live-demo.png}).
+ */
+@Timeout(value = 10, unit = TimeUnit.MINUTES)
+class LiveDashboardBrowserTest {
+    private static final Pattern ENDPOINT = Pattern.compile("sonde-agent: observe endpoint on (127\\.0\\.0\\.1:\\d+), token in (\\S+)");
+    private static final String APP = "io.sonde.cli.testapp.LoopApp";
+
+    @TempDir
+    Path dir;
+
+    private AgentJvm app;
+    private Process dashboard;
+    private ChromeDriver browser;
+
+    @AfterEach
+    void stop() throws Exception {
+        if (browser != null) browser.quit();
+        if (dashboard != null) {
+            dashboard.destroy();
+            if (!dashboard.waitFor(30, TimeUnit.SECONDS)) dashboard.destroyForcibly();
+        }
+        if (app != null) app.close();
+    }
+
+    private WebDriverWait waiting(int seconds) {
+        WebDriverWait w = new WebDriverWait(browser, Duration.ofSeconds(seconds));
+        w.withMessage(() -> "the page at " + browser.getCurrentUrl() + " shows: " + browser.findElement(By.tagName("body")).getText());
+        return w;
+    }
+
+    private void screenshot(String name) throws Exception {
+        Files.createDirectories(DashboardBrowserTest.SCREENSHOTS);
+        Files.write(DashboardBrowserTest.SCREENSHOTS.resolve(name + ".png"), browser.getScreenshotAs(OutputType.BYTES));
+    }
+
+    private String valueOf(String path) {
+        return browser.findElement(By.cssSelector("tr[data-path='" + path + "'] td[data-field=value]")).getAttribute("data-value");
+    }
+
+    private void mark(int n) throws Exception {
+        app.send("mark");
+        app.awaitLine("marked " + n);
+    }
+
+    @Test
+    void liveTreeChangesWrongTokenIsRefusedAndAProbeSwitchedOffStopsItsRecords() throws Exception {
+        String missing = Chromium.ensureInstalled();
+        Assumptions.assumeTrue(missing == null, missing);
+        assertThat(AgentJvm.AGENT_JAR).as("the agent jar (built by sonde-agent's package phase)").isRegularFile();
+        app = AgentJvm.start("observe=on,observe.port=0,file.dir=" + dir + ",include=" + APP + "$Ticker.*,flush.interval.ms=20",
+                "target/test-classes", APP);
+        app.awaitLine("ready");
+        Matcher m = awaitEndpoint();
+        String address = m.group(1);
+        Path tokenFile = Path.of(m.group(2));
+
+        DashboardBrowserTest.Launched l = DashboardBrowserTest.launch("dashboard", "--observe", address, "--token-file", tokenFile.toString(), "--port", "0");
+        dashboard = l.process();
+        assertThat(l.output()).contains("watching " + address);
+        browser = Chromium.start();
+
+        // the live page is the start page of a dashboard without a log: the tree, then a value that changes
+        browser.get(l.url() + "/");
+        waiting(90).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("details[data-object='jvm/process']")));
+        waiting(60).until(d -> !valueOf("jvm/threads/count").isEmpty());
+        assertThat(Long.parseLong(valueOf("jvm/threads/count"))).isPositive();
+        String cpu = valueOf("jvm/process/cpuTime");
+        waiting(60).withMessage(() -> "jvm/process/cpuTime stayed at " + cpu).until(d -> !valueOf("jvm/process/cpuTime").equals(cpu));
+        assertThat(browser.findElement(By.id("live-status")).getText()).contains(address, "periodic delivery every 1 s");
+        waiting(30).until(ExpectedConditions.presenceOfElementLocated(By.id("chart-threads")));
+        // open jvm/memory with the keyboard for the screenshot
+        WebElement memory = browser.findElement(By.cssSelector("details[data-object='jvm/memory'] > summary"));
+        memory.sendKeys(Keys.ENTER);
+        waiting(30).until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("tr[data-path='jvm/memory/heapUsed']")));
+        Thread.sleep(2500); // a few deliveries, so the sparklines and charts have lines
+        browser.executeScript("window.scrollTo(0, 0)");
+        screenshot("live");
+
+        // the probes page: a wrong token is refused and changes nothing
+        browser.get("about:blank");
+        browser.get(l.url() + "/#/probes");
+        WebElement token = waiting(90).until(ExpectedConditions.visibilityOfElementLocated(By.id("probes-token")));
+        assertThat(browser.findElement(By.id("probes-who")).getText()).contains(tokenFile.toString());
+        browser.findElement(By.id("probe-pattern")).sendKeys("*.tick");
+        token.sendKeys("not-the-token");
+        browser.findElement(By.id("probes-off")).click();
+        WebElement refused = waiting(60).until(ExpectedConditions.visibilityOfElementLocated(By.id("probes-refused")));
+        assertThat(refused.getText()).startsWith("token refused by " + address).contains("nothing was changed");
+        screenshot("probes-refused");
+        mark(1);
+        Thread.sleep(300);
+        mark(2);
+
+        // the right token switches the probe off: its records stop
+        token.clear();
+        token.sendKeys(Files.readString(tokenFile).strip());
+        browser.findElement(By.id("probes-off")).click();
+        WebElement ok = waiting(60).until(ExpectedConditions.visibilityOfElementLocated(By.id("probes-ok")));
+        assertThat(ok.getText()).isEqualTo("probes-off *.tick: 1 method probe(s) changed");
+        screenshot("probes");
+        Thread.sleep(1000); // in effect within a second
+        mark(3);
+        Thread.sleep(300);
+        mark(4);
+        app.send("stop");
+        app.awaitLine("done");
+        assertThat(app.awaitExit()).isZero();
+
+        List<List<String>> between = AgentCommandsTest.betweenMarks(dir);
+        assertThat(between.get(0)).as("before mark 1").contains("tick");
+        assertThat(between.get(1)).as("between marks 1 and 2: the wrong token switched nothing").contains("tick");
+        assertThat(between.get(3)).as("between marks 3 and 4: switched off from the page").isEmpty();
+    }
+
+    /**
+     * Against {@code ./sonde demo --live} (the README's command): the shop's objects are in the tree
+     * and a stock level changes while the shop runs; the demo has no agent, so switching probes is
+     * answered with why, and suspending the shop's sensors works with its token.
+     */
+    @Test
+    void liveDemoIsWatchedAndItsSensorsSuspendedFromThePages() throws Exception {
+        String missing = Chromium.ensureInstalled();
+        Assumptions.assumeTrue(missing == null, missing);
+        Path out = dir.resolve("demo");
+        app = AgentJvm.start((String) null, System.getProperty("java.class.path"), "io.sonde.cli.SondeCommand",
+                "demo", "--live", "--seconds", "120", "--observe-port", "0", "--threads", "2", "--out", out.toString());
+        Matcher m = Pattern.compile("observe endpoint on (127\\.0\\.0\\.1:\\d+), token in (\\S+)")
+                .matcher(app.awaitLine("observe endpoint on 127.0.0.1:"));
+        assertThat(m.find()).isTrue();
+        String address = m.group(1);
+        Path tokenFile = Path.of(m.group(2));
+        DashboardBrowserTest.Launched l = DashboardBrowserTest.launch("dashboard", "--observe", address, "--token-file", tokenFile.toString(), "--port", "0");
+        dashboard = l.process();
+        browser = Chromium.start();
+
+        browser.get(l.url() + "/#/live?agent=" + address);
+        waiting(90).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("details[data-object='shop/stock']")));
+        assertThat(browser.findElements(By.cssSelector("details[data-object^='shop/orders/']"))).as("orders in the tree").isNotEmpty();
+        waiting(60).until(d -> !valueOf("shop/stock/apple/level").isEmpty());
+        String level = valueOf("shop/stock/apple/level");
+        waiting(60).withMessage(() -> "shop/stock/apple/level stayed at " + level).until(d -> !valueOf("shop/stock/apple/level").equals(level));
+        // open the shop and its stock with the keyboard (the tree is drawn again as orders come and go: an element may go stale)
+        for (String object : List.of("shop", "shop/stock", "shop/stock/apple", "shop/stock/pear", "shop/workers", "shop/workers/0")) {
+            waiting(30).ignoring(StaleElementReferenceException.class).until(d -> {
+                WebElement details = d.findElement(By.cssSelector("details[data-object='" + object + "']"));
+                if (details.getAttribute("open") == null) details.findElement(By.tagName("summary")).sendKeys(Keys.ENTER);
+                return d.findElement(By.cssSelector("details[data-object='" + object + "']")).getAttribute("open") != null;
+            });
+        }
+        waiting(30).until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("tr[data-path='shop/stock/apple/level']")));
+        Thread.sleep(2500); // a few deliveries for the sparklines and charts
+        browser.executeScript("window.scrollTo(0, document.getElementById('live-tree').offsetTop - 60)"); // the tree, below the charts
+        screenshot("live-demo");
+
+        browser.get("about:blank");
+        browser.get(l.url() + "/#/probes");
+        WebElement token = waiting(90).until(ExpectedConditions.visibilityOfElementLocated(By.id("probes-token")));
+        token.sendKeys(Files.readString(tokenFile).strip());
+        browser.findElement(By.id("probe-pattern")).sendKeys("demo.*");
+        browser.findElement(By.id("probes-off")).click();
+        assertThat(waiting(60).until(ExpectedConditions.visibilityOfElementLocated(By.id("probes-refused"))).getText())
+                .contains("has no method probes to switch (no Sonde agent in that process)");
+        browser.findElement(By.id("sensor-pattern")).sendKeys("shop/**");
+        browser.findElement(By.id("sensors-suspend")).click();
+        assertThat(waiting(60).until(ExpectedConditions.visibilityOfElementLocated(By.id("probes-ok"))).getText())
+                .matches("suspend shop/\\*\\*: [1-9]\\d* sensor\\(s\\) changed");
+    }
+
+    private Matcher awaitEndpoint() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            Matcher m = ENDPOINT.matcher(app.stderr());
+            if (m.find()) return m;
+            Thread.sleep(50);
+        }
+        throw new AssertionError("the agent did not print its observe endpoint:\n" + app.stderr());
+    }
+}
