@@ -9,8 +9,13 @@ import io.sonde.collector.metrics.MetricsHandler;
 import io.sonde.collector.naming.AgentInfo;
 import io.sonde.collector.receive.ReceiverLimits;
 import io.sonde.collector.receive.ReceiverStatus;
+import io.sonde.core.live.observe.TlsContexts;
+import io.sonde.dashboard.live.LiveLink;
+import io.sonde.dashboard.live.RelayedLiveLink;
 import io.sonde.dashboard.server.DashboardServer;
+import io.sonde.format.stream.TokenFile;
 import io.sonde.kafka.publish.KafkaPublishHandler;
+import io.sonde.observer.ObserverClient;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
@@ -22,12 +27,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import picocli.CommandLine;
-import io.sonde.core.live.observe.TlsContexts;
-import io.sonde.format.stream.TokenFile;
 import javax.net.ssl.SSLContext;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code sonde collector --port N --out DIR [--token-file F] [--http PORT]}: the long-running
@@ -156,13 +159,12 @@ public final class CollectorCommand implements Callable<Integer> {
                 + ", handlers " + String.join(", ", handlers) + (handlers.contains("database") ? " (database " + (databaseUrl != null
                 ? databaseUrl.replaceAll("password=[^&]*", "password=***") : out.resolve(ArchiveDatabase.FILE_NAME).toString()) + ")" : "")
                 + " (Ctrl-C to stop)");
+        int namingPort = observePort == null ? -1 : startNaming(collector, token, agentToken, stdout);
         DashboardServer dashboard = http == null ? null : DashboardCommand.serveCollector(new InetSocketAddress(address.getAddress(), http), out, collector, metrics,
-                records);
+                records, liveLink(collector, namingPort, token, agentToken));
         if (dashboard != null) {
-            print(stdout, "dashboard at http://" + collector.address().getAddress().getHostAddress() + ":" + dashboard.port() + "/");
-        }
-        if (observePort != null) {
-            startNaming(collector, token, agentToken, stdout);
+            print(stdout, "dashboard at http://" + collector.address().getAddress().getHostAddress() + ":" + dashboard.port() + "/"
+                    + (namingPort >= 0 && agentToken != null && tlsKeyStore == null ? " (live pages through the relay)" : ""));
         }
         String warning = listen.exposureWarning("collector", collector.port(), tls != null);
         if (warning != null) {
@@ -230,7 +232,7 @@ public final class CollectorCommand implements Callable<Integer> {
      * Serves the agents on the observe endpoint (on --bind with TLS when the data port has TLS, else on
      * 127.0.0.1); a port that cannot be bound stops the collector again.
      */
-    private void startNaming(Collector collector, String token, String agentToken, PrintWriter stdout) {
+    private int startNaming(Collector collector, String token, String agentToken, PrintWriter stdout) {
         try {
             io.sonde.api.live.ObserveOptions o = io.sonde.api.live.ObserveOptions.of(observePort, token);
             if (tlsKeyStore != null) o = o.bind(listen.bind).tls(tlsKeyStore, tlsPasswordFile);
@@ -239,10 +241,27 @@ public final class CollectorCommand implements Callable<Integer> {
             print(stdout, "agents served on observe endpoint " + host + ":" + port + (tlsKeyStore != null ? " (TLS)" : "") + " (sonde ls "
                     + host + ":" + port + "/agents --token-file " + listen.tokenFile + " --values"
                     + (agentToken != null ? "; an agent's own objects: --agent ID" : "") + ")");
+            return port;
         } catch (RuntimeException e) {
             collector.stop();
             throw new UserError("cannot serve the agents on observe port " + observePort + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * The dashboard's way to the agents' live objects: the collector's own relay on its observe
+     * endpoint (loopback), for agents that announced an observe endpoint; null (no live pages, the
+     * page says so) without --observe-port and --agent-token-file, or with TLS, where the dashboard
+     * would need the collector's certificate as a client.
+     */
+    private LiveLink liveLink(Collector collector, int namingPort, String token, String agentToken) {
+        if (namingPort < 0 || agentToken == null || tlsKeyStore != null) return null;
+        return new RelayedLiveLink(
+                () -> collector.agents().stream().filter(a -> a.observe() != null && AgentInfo.CONNECTED.equals(a.status()))
+                        .map(a -> a.agentId().toString()).toList(),
+                // a token typed in the page is checked by the collector; without one the page reads with the collector's
+                (agent, typed, observer) -> ObserverClient.connectRelayed("127.0.0.1", namingPort, typed == null ? token : typed, agent, observer),
+                "Whoever holds the collector's token (" + listen.tokenFile + ") may switch probes and suspend sensors, through the collector's relay.");
     }
 
     /** The lines printed at the end: totals, handlers, agents. */

@@ -153,10 +153,11 @@ public final class DashboardCommand implements Callable<Integer> {
     /**
      * The collector's dashboard and {@code /metrics}; {@code operations} is its {@code metrics}
      * handler (null if it runs none: then {@code /metrics} has the pipeline's health only);
-     * {@code records} counts each agent's records and drops for the agents page (null: not shown).
+     * {@code records} counts each agent's records and drops for the agents page (null: not shown);
+     * {@code live} reaches the agents' live objects for the live and probes pages (null: none).
      */
     static DashboardServer serveCollector(InetSocketAddress address, Path archive, Collector collector, MetricsHandler operations,
-            AgentRecordCounter records) {
+            AgentRecordCounter records, LiveLink live) {
         Supplier<List<CollectorApi.Agent>> agents = () -> {
             Map<UUID, ReceiverStatus.AgentStatus> received = collector.receiverStatus().agents();
             List<CollectorApi.Agent> out = new ArrayList<>();
@@ -171,17 +172,6 @@ public final class DashboardCommand implements Callable<Integer> {
             }
             return out;
         };
-        // ---- LIVE RELAY PLUG (issue 14) -------------------------------------------------------
-        // The live and probes pages reach a collector's agents through a RelayedLiveLink: the
-        // agent names the collector's naming endpoint lists, and a Relay that opens an observer
-        // connection to one of them through the collector (the collector relay's
-        // ObserverClient.connectRelayed(host, port, token, agentName), not merged yet), e.g.
-        //   live = new RelayedLiveLink(agentNames, (agent, token, observer) -> ObserverClient.connectRelayed(
-        //           collectorHost, observePort, token == null ? collectorToken : token, agent, observer),
-        //           "Whoever holds the collector's observe token may switch probes and suspend sensors.");
-        // Until it is wired, the collector's dashboard has no live pages (/api/live says so).
-        LiveLink live = null;
-        // -----------------------------------------------------------------------------------------
         try {
             return DashboardServer.start(address, new CollectorApi(archive, agents, ProbeCost.NONE),
                     new CollectorMetrics(collector, operations)::render, live);

@@ -198,6 +198,81 @@ class LiveDashboardBrowserTest {
                 .matches("suspend shop/\\*\\*: [1-9]\\d* sensor\\(s\\) changed");
     }
 
+    /**
+     * The collector's dashboard ({@code sonde collector --http --observe-port --agent-token-file}):
+     * an application with the agent sends its records to the collector and announces its observe
+     * endpoint; the live page reaches it through the collector's relay, values change, a wrong
+     * collector token is refused on the probes page, and the right one switches a probe off: its
+     * records stop in the collector's archive.
+     */
+    @Test
+    void theCollectorsDashboardWatchesAnAgentThroughTheRelay() throws Exception {
+        String missing = Chromium.ensureInstalled();
+        Assumptions.assumeTrue(missing == null, missing);
+        assertThat(AgentJvm.AGENT_JAR).as("the agent jar (built by sonde-agent's package phase)").isRegularFile();
+        Path token = ownerOnly(dir.resolve("collector.token"), "dashboard-collector-s3cret");
+        Path agentToken = ownerOnly(dir.resolve("observe.token"), "dashboard-agents-s3cret");
+        Path archive = dir.resolve("archive");
+        DashboardBrowserTest.Launched l = DashboardBrowserTest.launch("collector", "--port", "0", "--out", archive.toString(),
+                "--token-file", token.toString(), "--http", "0", "--observe-port", "0", "--agent-token-file", agentToken.toString());
+        dashboard = l.process();
+        assertThat(l.output()).contains("(live pages through the relay)");
+        Matcher listening = Pattern.compile("collector listening on 127\\.0\\.0\\.1:(\\d+)").matcher(l.output());
+        assertThat(listening.find()).as(l.output()).isTrue();
+        app = AgentJvm.start("observe=on,observe.port=0,observe.token.file=" + agentToken + ",writer=tcp,tcp.port=" + listening.group(1)
+                + ",tcp.token.file=" + token + ",policy=block-forever,include=" + APP + "$Ticker.*,flush.interval.ms=20",
+                "target/test-classes", APP);
+        app.awaitLine("ready");
+        browser = Chromium.start();
+
+        // the agent appears once it announced its endpoint; its tree comes through the relay
+        browser.get(l.url() + "/#/live");
+        waiting(90).until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("details[data-object='jvm/process']")));
+        waiting(60).until(d -> !valueOf("jvm/process/cpuTime").isEmpty());
+        String cpu = valueOf("jvm/process/cpuTime");
+        waiting(60).withMessage(() -> "jvm/process/cpuTime stayed at " + cpu).until(d -> !valueOf("jvm/process/cpuTime").equals(cpu));
+        screenshot("live-collector");
+
+        browser.get("about:blank");
+        browser.get(l.url() + "/#/probes");
+        WebElement typed = waiting(90).until(ExpectedConditions.visibilityOfElementLocated(By.id("probes-token")));
+        assertThat(browser.findElement(By.id("probes-who")).getText()).contains(token.toString());
+        browser.findElement(By.id("probe-pattern")).sendKeys("*.tick");
+        typed.sendKeys("not-the-token");
+        browser.findElement(By.id("probes-off")).click();
+        assertThat(waiting(60).until(ExpectedConditions.visibilityOfElementLocated(By.id("probes-refused"))).getText())
+                .startsWith("token refused by ").contains("nothing was changed");
+        mark(1);
+        Thread.sleep(300);
+        mark(2);
+        typed.clear();
+        typed.sendKeys(Files.readString(token).strip());
+        browser.findElement(By.id("probes-off")).click();
+        assertThat(waiting(60).until(ExpectedConditions.visibilityOfElementLocated(By.id("probes-ok"))).getText())
+                .isEqualTo("probes-off *.tick: 1 method probe(s) changed");
+        Thread.sleep(1000); // in effect within a second
+        mark(3);
+        Thread.sleep(300);
+        mark(4);
+        app.send("stop");
+        app.awaitLine("done");
+        assertThat(app.awaitExit()).isZero();
+
+        // the agent closed after its last frames were acknowledged, i.e. archived
+        List<List<String>> between = AgentCommandsTest.betweenMarks(archive);
+        assertThat(between).as("marks in the collector's archive").hasSize(5);
+        assertThat(between.get(0)).as("before mark 1").contains("tick");
+        assertThat(between.get(1)).as("between marks 1 and 2: the wrong token switched nothing").contains("tick");
+        assertThat(between.get(3)).as("between marks 3 and 4: switched off from the collector's page").isEmpty();
+    }
+
+    private static Path ownerOnly(Path f, String content) throws java.io.IOException {
+        Files.createFile(f, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(f, content + "\n");
+        return f;
+    }
+
     private Matcher awaitEndpoint() throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline) {
