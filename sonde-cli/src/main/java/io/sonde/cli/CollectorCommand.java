@@ -7,6 +7,7 @@ import io.sonde.collector.handler.HandlerSet;
 import io.sonde.collector.handler.HandlerStatus;
 import io.sonde.collector.metrics.MetricsHandler;
 import io.sonde.collector.naming.AgentInfo;
+import io.sonde.collector.otlp.OtlpHandler;
 import io.sonde.collector.receive.ReceiverLimits;
 import io.sonde.collector.receive.ReceiverStatus;
 import io.sonde.dashboard.server.DashboardServer;
@@ -43,7 +44,7 @@ public final class CollectorCommand implements Callable<Integer> {
     Path out;
 
     @Option(names = "--handlers", paramLabel = "LIST", split = ",", defaultValue = "archive,database",
-            description = "Data handlers to run, in order (default: ${DEFAULT-VALUE}); built in: archive, database, decode-count, metrics; more via ServiceLoader plug-ins.")
+            description = "Data handlers to run, in order (default: ${DEFAULT-VALUE}); built in: archive, database, decode-count, metrics, otlp; more via ServiceLoader plug-ins.")
     List<String> handlers;
 
     @Option(names = "--database-url", paramLabel = "JDBC-URL",
@@ -52,6 +53,10 @@ public final class CollectorCommand implements Callable<Integer> {
 
     @Option(names = "--option", paramLabel = "KEY=VALUE", description = "A handler option (repeatable), e.g. queue.frames=16384, queue.mib=64.")
     Map<String, String> options = new LinkedHashMap<>();
+
+    @Option(names = "--otlp", paramLabel = "URL",
+            description = "Export every execution live as an OTLP span (OTLP/HTTP protobuf) to URL, e.g. http://127.0.0.1:4318/v1/traces: runs the otlp handler (options otlp.*, docs/collector.md).")
+    String otlp;
 
     @Option(names = "--http", paramLabel = "PORT", description = "Port of the web dashboard (agents, and the pages over the archive; docs/dashboard.md).")
     Integer http;
@@ -91,6 +96,12 @@ public final class CollectorCommand implements Callable<Integer> {
                     return m;
                 });
         Map<String, String> opts = new LinkedHashMap<>(options);
+        if (otlp != null) {
+            opts.put("otlp.url", otlp);
+            if (chosen.stream().noneMatch(h -> h.name().equals(OtlpHandler.NAME))) {
+                chosen.add(new OtlpHandler());
+            }
+        }
         if (databaseUrl != null) {
             opts.put("database.url", databaseUrl);
         }

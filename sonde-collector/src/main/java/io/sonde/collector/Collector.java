@@ -48,6 +48,7 @@ public final class Collector implements AutoCloseable {
     public static final long DRAIN_MILLIS = 60_000;
 
     private final HandlerSet handlers;
+    private final List<DataHandler> handlerList;
     private final AgentDirectory agents = new AgentDirectory();
     private final AtomicLong connections = new AtomicLong();
     private final Receiver receiver;
@@ -78,6 +79,7 @@ public final class Collector implements AutoCloseable {
 
     private Collector(HandlerSet handlers, Settings s, ReceiverListener listener, Delivery delivery) throws IOException {
         this.handlers = handlers;
+        this.handlerList = List.copyOf(s.handlers());
         this.receiver = Receiver.start(s.bind(), new Streams(), listener, s.limits(), delivery);
     }
 
@@ -120,6 +122,11 @@ public final class Collector implements AutoCloseable {
     /** Each handler's counters (handled, dropped, queued, errors). */
     public List<HandlerStatus> handlerStatus() {
         return handlers.status();
+    }
+
+    /** The handlers it runs, in order (for what they serve themselves, e.g. their part of {@code /metrics}). */
+    public List<DataHandler> handlers() {
+        return handlerList;
     }
 
     /** Every agent that connected since start. */

@@ -1,6 +1,7 @@
 package io.sonde.collector.metrics;
 
 import io.sonde.collector.Collector;
+import io.sonde.collector.handler.DataHandler;
 import io.sonde.collector.handler.HandlerStatus;
 import io.sonde.collector.naming.AgentInfo;
 import io.sonde.collector.receive.ReceiverStatus;
@@ -16,7 +17,8 @@ import java.util.function.ToLongFunction;
  * agent and operation the calls, errors and latency histogram (from the {@code metrics} handler,
  * when it runs), and the pipeline's health from the collector's own counters — frames, bytes and
  * missing frames per agent, connections, and per handler frames handled, dropped (by reason),
- * queued and failed. Names and labels: docs/prometheus.md.
+ * queued and failed; then what handlers that are {@link PrometheusSource}s add (the {@code otlp}
+ * handler's spans and drops). Names and labels: docs/prometheus.md.
  */
 public final class CollectorMetrics {
     private static final String[] NO_LABELS = {};
@@ -42,6 +44,11 @@ public final class CollectorMetrics {
         writeAgents(out);
         writeReceiver(out);
         writeHandlers(out);
+        for (DataHandler h : collector.handlers()) {
+            if (h instanceof PrometheusSource source) {
+                source.writeMetrics(out);
+            }
+        }
         return out.toString();
     }
 
