@@ -5,6 +5,9 @@ import io.sonde.collector.handler.DataHandler;
 import io.sonde.collector.handler.HandlerStatus;
 import io.sonde.collector.naming.AgentInfo;
 import io.sonde.collector.receive.ReceiverStatus;
+import io.sonde.core.prometheus.OperationFamilies;
+import io.sonde.core.prometheus.OperationStats;
+import io.sonde.core.prometheus.PrometheusText;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -57,35 +60,14 @@ public final class CollectorMetrics {
         operations.forEachOperation((k, s) -> series.add(Map.entry(k, s)));
         series.sort(Comparator.comparing((Map.Entry<MetricsHandler.Key, OperationStats.Snapshot> e) -> e.getKey().agent())
                 .thenComparing(e -> e.getKey().operation()));
-        out.family("sonde_operation_calls_total", "counter", "Monitored executions (paired ENTER and EXIT) per agent and operation.");
+        List<OperationFamilies.Series> rows = new ArrayList<>();
         for (var e : series) {
-            out.sample("sonde_operation_calls_total", e.getValue().calls(), labels(e.getKey()));
+            rows.add(new OperationFamilies.Series(e.getKey().agent().toString(), e.getKey().operation(), e.getValue()));
         }
-        out.family("sonde_operation_errors_total", "counter", "Monitored executions that ended with an exception.");
-        for (var e : series) {
-            out.sample("sonde_operation_errors_total", e.getValue().errors(), labels(e.getKey()));
-        }
-        out.family("sonde_operation_duration_seconds", "histogram", "Wall time of monitored executions.");
-        for (var e : series) {
-            String agent = e.getKey().agent().toString();
-            String op = e.getKey().operation();
-            OperationStats.Snapshot s = e.getValue();
-            long[] c = s.cumulative();
-            for (int i = 0; i < OperationStats.BOUNDS_NANOS.length; i++) {
-                out.sample("sonde_operation_duration_seconds_bucket", c[i], "agent", agent, "operation", op, "le",
-                        PrometheusText.format(OperationStats.BOUNDS_NANOS[i] / 1e9));
-            }
-            out.sample("sonde_operation_duration_seconds_bucket", c[c.length - 1], "agent", agent, "operation", op, "le", "+Inf");
-            out.sample("sonde_operation_duration_seconds_sum", s.sumNanos() / 1e9, "agent", agent, "operation", op);
-            out.sample("sonde_operation_duration_seconds_count", s.calls(), "agent", agent, "operation", op);
-        }
+        OperationFamilies.write(out, rows);
         out.family("sonde_operation_unpaired_records_total", "counter",
                 "ENTER and EXIT records the metrics handler could not pair (lost exits, gaps, calls open at a disconnect).");
         out.sample("sonde_operation_unpaired_records_total", operations.unpairedRecords(), NO_LABELS);
-    }
-
-    private static String[] labels(MetricsHandler.Key k) {
-        return new String[] {"agent", k.agent().toString(), "operation", k.operation()};
     }
 
     private void writeAgents(PrometheusText out) {

@@ -1,5 +1,7 @@
 package io.sonde.collector.metrics;
 
+import io.sonde.core.prometheus.PrometheusText;
+
 /**
  * A handler that serves its own part of the collector's {@code GET /metrics}: {@link
  * CollectorMetrics} appends the families of every running handler that implements this.

@@ -14,7 +14,7 @@ import io.sonde.collector.envelope.StreamInfo;
 import io.sonde.collector.handler.DataHandler;
 import io.sonde.collector.handler.HandlerConfig;
 import io.sonde.collector.metrics.PrometheusSource;
-import io.sonde.collector.metrics.PrometheusText;
+import io.sonde.core.prometheus.PrometheusText;
 import io.sonde.format.Format;
 import io.sonde.format.read.FormatException;
 import io.sonde.format.read.RecordCursor;
