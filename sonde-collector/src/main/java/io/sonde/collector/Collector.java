@@ -148,6 +148,11 @@ public final class Collector implements AutoCloseable {
         return naming;
     }
 
+    /** The naming tree's endpoint started by {@link #observe}, or null. */
+    public NamingEndpoint naming() {
+        return naming;
+    }
+
     /** True unless a queued handler did not finish its queue at {@link #stop()} in time. */
     public boolean drained() {
         return drained;

@@ -2,6 +2,8 @@ package io.sonde.collector.metrics;
 
 import io.sonde.collector.Collector;
 import io.sonde.collector.handler.DataHandler;
+import io.sonde.collector.observe.NamingEndpoint;
+import io.sonde.core.live.PrometheusStartup;
 import io.sonde.collector.handler.HandlerStatus;
 import io.sonde.collector.naming.AgentInfo;
 import io.sonde.collector.receive.ReceiverStatus;
@@ -20,7 +22,8 @@ import java.util.function.ToLongFunction;
  * agent and operation the calls, errors and latency histogram (from the {@code metrics} handler,
  * when it runs), and the pipeline's health from the collector's own counters — frames, bytes and
  * missing frames per agent, connections, and per handler frames handled, dropped (by reason),
- * queued and failed; then what handlers that are {@link PrometheusSource}s add (the {@code otlp}
+ * queued and failed; the numeric attributes of the naming tree when the collector serves it
+ * ({@code --observe-port}); then what handlers that are {@link PrometheusSource}s add (the {@code otlp}
  * handler's spans and drops). Names and labels: docs/prometheus.md.
  */
 public final class CollectorMetrics {
@@ -47,6 +50,11 @@ public final class CollectorMetrics {
         writeAgents(out);
         writeReceiver(out);
         writeHandlers(out);
+        NamingEndpoint naming = collector.naming();
+        if (naming != null) {
+            // the naming tree (agents/<id>: pid, connections, frames; collector: observers, agents), when served
+            PrometheusStartup.writeLiveValues(out, naming.tree());
+        }
         for (DataHandler h : collector.handlers()) {
             if (h instanceof PrometheusSource source) {
                 source.writeMetrics(out);

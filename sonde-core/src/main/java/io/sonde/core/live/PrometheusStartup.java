@@ -41,6 +41,27 @@ public final class PrometheusStartup {
                 () -> render(pipeline, tally, live.get()));
     }
 
+    /**
+     * Writes the family {@code sonde_live_value}: every numeric attribute of {@code tree} (longs,
+     * doubles, booleans as 0 and 1) read now, labelled by its path and unit and by {@code labels}
+     * (name, value, ...) — an agent's live tree, or the collector's naming tree.
+     */
+    public static void writeLiveValues(PrometheusText out, LiveTree tree, String... labels) {
+        out.family("sonde_live_value", "gauge", "Numeric attributes of the live monitored-object tree (booleans as 0 and 1), by path.");
+        for (AttributeValue v : tree.pull("**")) {
+            double x;
+            if (v.value() instanceof Number num) x = num.doubleValue();
+            else if (v.value() instanceof Boolean b) x = b ? 1 : 0;
+            else continue;
+            String[] all = java.util.Arrays.copyOf(labels, labels.length + 4);
+            all[labels.length] = "path";
+            all[labels.length + 1] = v.path();
+            all[labels.length + 2] = "unit";
+            all[labels.length + 3] = v.unit() == null ? "" : v.unit();
+            out.sample("sonde_live_value", x, all);
+        }
+    }
+
     /** The exposition now. */
     static String render(Pipeline pipeline, ProbeTally tally, LiveTree live) {
         PrometheusText out = new PrometheusText();
@@ -65,16 +86,7 @@ public final class PrometheusStartup {
         out.family("sonde_records_in_flight", "gauge", "Records produced and neither written nor dropped yet (in the rings or the frame being packed).");
         out.sample("sonde_records_in_flight", n.inFlight(), "agent", agent);
 
-        if (live != null) {
-            out.family("sonde_live_value", "gauge", "Numeric attributes of the live monitored-object tree (booleans as 0 and 1), by path.");
-            for (AttributeValue v : live.pull("**")) {
-                double x;
-                if (v.value() instanceof Number num) x = num.doubleValue();
-                else if (v.value() instanceof Boolean b) x = b ? 1 : 0;
-                else continue;
-                out.sample("sonde_live_value", x, "agent", agent, "path", v.path(), "unit", v.unit() == null ? "" : v.unit());
-            }
-        }
+        if (live != null) writeLiveValues(out, live, "agent", agent);
         return out.toString();
     }
 }
