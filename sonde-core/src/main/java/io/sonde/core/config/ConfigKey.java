@@ -225,6 +225,14 @@ public enum ConfigKey {
             return range(v, 0, 65535);
         }
     },
+    OBSERVE_TOKEN_FILE("observe.token.file", "", "file holding the observe endpoint's token, readable only by its owner;"
+            + " empty = a random token written to a new owner-only file observe-PID.token in file.dir (file writer)"
+            + " or else the temporary directory") {
+        @Override
+        String check(String v) {
+            return null;
+        }
+    },
     PROMETHEUS_PORT("prometheus.port", "", "TCP port of the agent's Prometheus endpoint (GET /metrics: per-operation calls, errors"
             + " and latency histograms, drops, pipeline health, the live tree's numbers; docs/prometheus.md); empty = off, 0 = any free port") {
         @Override
@@ -236,14 +244,6 @@ public enum ConfigKey {
         @Override
         String check(String v) {
             return v.isBlank() ? "must be an address, e.g. 127.0.0.1" : null;
-        }
-    },
-    OBSERVE_TOKEN_FILE("observe.token.file", "", "file holding the observe endpoint's token, readable only by its owner;"
-            + " empty = a random token written to a new owner-only file observe-PID.token in file.dir (file writer)"
-            + " or else the temporary directory") {
-        @Override
-        String check(String v) {
-            return null;
         }
     },
     CONFIG("config", "", "path of a properties file with further keys (not allowed inside that file)") {
