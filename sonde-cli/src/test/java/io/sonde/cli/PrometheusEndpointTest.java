@@ -6,7 +6,6 @@ import static io.sonde.core.prometheus.Scrape.sum;
 import static io.sonde.core.prometheus.Scrape.value;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sonde.api.MethodProbe;
 import io.sonde.api.Monitor;
 import io.sonde.api.internal.MonitorAccess;
 import io.sonde.collector.Collector;
@@ -18,6 +17,7 @@ import io.sonde.core.config.SondeConfig;
 import io.sonde.core.prometheus.PrometheusParser;
 import io.sonde.core.prometheus.PrometheusParser.Family;
 import io.sonde.core.prometheus.Scrape;
+import io.sonde.core.prometheus.ShopWorkload;
 import io.sonde.dashboard.server.DashboardServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -39,9 +39,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class PrometheusEndpointTest {
-    private static final int THREADS = 2;
-    private static final int ADDS = 500; // per thread; every 10th throws
-    private static final int CHECKOUTS = 20; // per thread; each calls Db.query, which sleeps 3 ms
+    private static final int THREADS = ShopWorkload.THREADS;
+    private static final int ADDS = ShopWorkload.ADDS; // per thread; every 10th throws
+    private static final int CHECKOUTS = ShopWorkload.CHECKOUTS; // per thread; each calls Db.query, which sleeps 3 ms
 
     @TempDir
     Path out;
@@ -65,7 +65,7 @@ class PrometheusEndpointTest {
                     String.valueOf(collector.port()), "flush.interval.ms", "5", "frame.bytes", "8192", "policy", "block-forever")));
             String agent = app.agentId().toString();
             try {
-                runWorkload(app);
+                ShopWorkload.run(app);
                 // connected while the app runs
                 poll(uri, m -> value(m, "sonde_agents_connected", Map.of()) == 1);
                 Map<String, Family> live = PrometheusParser.parse(Scrape.get(uri).body());
@@ -75,7 +75,7 @@ class PrometheusEndpointTest {
             }
             long produced = app.counters().produced();
             assertThat(app.counters().written()).isEqualTo(produced);
-            long calls = THREADS * (ADDS + 2L * CHECKOUTS);
+            long calls = ShopWorkload.CALLS;
             assertThat(produced).as("an ENTER and an EXIT per call").isEqualTo(2 * calls);
 
             // the metrics handler is queued: wait until it has paired everything and the agent has gone
@@ -118,38 +118,6 @@ class PrometheusEndpointTest {
             assertThat(m.get("sonde_handler_queue_frames").type()).isEqualTo("gauge");
         } finally {
             collector.stop();
-        }
-    }
-
-    private static void runWorkload(Monitor app) throws InterruptedException {
-        MethodProbe add = app.methodProbe("shop.Cart.add", "()V");
-        MethodProbe checkout = app.methodProbe("shop.Cart.checkout", "()V");
-        MethodProbe query = app.methodProbe("shop.Db.query", "()V");
-        List<Thread> workers = new ArrayList<>();
-        for (int t = 0; t < THREADS; t++) {
-            workers.add(new Thread(() -> {
-                for (int i = 0; i < ADDS; i++) {
-                    boolean e = add.enter();
-                    if (i % 10 == 0) add.exitExceptionally(e, new IllegalStateException("full"));
-                    else add.exit(e);
-                }
-                for (int i = 0; i < CHECKOUTS; i++) {
-                    boolean c = checkout.enter();
-                    boolean q = query.enter();
-                    try {
-                        Thread.sleep(3);
-                    } catch (InterruptedException ex) {
-                        Thread.currentThread().interrupt();
-                    }
-                    query.exit(q);
-                    checkout.exit(c);
-                }
-            }, "shop-" + t));
-        }
-        workers.forEach(Thread::start);
-        for (Thread w : workers) {
-            w.join(60_000);
-            assertThat(w.isAlive()).isFalse();
         }
     }
 }

@@ -6,7 +6,6 @@ import static io.sonde.core.prometheus.Scrape.value;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sonde.api.MethodProbe;
 import io.sonde.api.Monitor;
 import io.sonde.api.Sonde;
 import io.sonde.api.internal.MonitorAccess;
@@ -16,8 +15,6 @@ import io.sonde.core.prometheus.PrometheusParser.Family;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpResponse;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -29,9 +26,9 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class AgentPrometheusTest {
-    private static final int THREADS = 2;
-    private static final int ADDS = 500; // per thread; every 10th throws
-    private static final int QUERIES = 20; // per thread; each sleeps 3 ms
+    private static final int THREADS = ShopWorkload.THREADS;
+    private static final int ADDS = ShopWorkload.ADDS; // per thread; every 10th throws
+    private static final int QUERIES = ShopWorkload.CHECKOUTS; // per thread; each in a checkout, each sleeps 3 ms
 
     @Test
     void perOperationCountsHistogramsCountersAndLiveNumbersMatchWhatTheAppDid() throws Exception {
@@ -48,31 +45,9 @@ class AgentPrometheusTest {
 
             LongSensor items = Sonde.live().object("shop/cart", "Cart").longSensor("items", "items", "items in the cart");
             items.set(42);
-            MethodProbe add = app.methodProbe("shop.Cart.add", "()V");
-            MethodProbe query = app.methodProbe("shop.Db.query", "()V");
-            List<Thread> workers = new ArrayList<>();
-            for (int t = 0; t < THREADS; t++) {
-                workers.add(new Thread(() -> {
-                    for (int i = 0; i < ADDS; i++) {
-                        boolean e = add.enter();
-                        if (i % 10 == 0) add.exitExceptionally(e, new IllegalStateException("full"));
-                        else add.exit(e);
-                    }
-                    for (int i = 0; i < QUERIES; i++) {
-                        boolean q = query.enter();
-                        try {
-                            Thread.sleep(3);
-                        } catch (InterruptedException ex) {
-                            Thread.currentThread().interrupt();
-                        }
-                        query.exit(q);
-                    }
-                }, "shop-" + t));
-            }
-            workers.forEach(Thread::start);
-            for (Thread w : workers) w.join();
+            ShopWorkload.run(app);
             long produced = app.counters().produced();
-            assertThat(produced).isEqualTo(2L * THREADS * (ADDS + QUERIES));
+            assertThat(produced).isEqualTo(2 * ShopWorkload.CALLS);
 
             // the writer thread aggregates what it drains: poll until it has drained everything
             Map<String, Family> m = poll(uri, f -> value(f, "sonde_records_written_total", Map.of("agent", agent)) == produced
@@ -87,6 +62,9 @@ class AgentPrometheusTest {
             assertThat(value(m, "sonde_operation_duration_seconds_count", queryLabels)).isEqualTo(THREADS * QUERIES);
             assertThat(value(m, "sonde_operation_duration_seconds_sum", queryLabels)).isGreaterThanOrEqualTo(THREADS * QUERIES * 0.003);
             assertThat(bucket(m, addLabels, "+Inf")).isEqualTo(THREADS * ADDS);
+            assertThat(value(m, "sonde_operation_calls_total", Map.of("agent", agent, "operation", "shop.Cart.checkout"))).isEqualTo(THREADS * QUERIES);
+            assertThat(value(m, "sonde_operation_duration_seconds_sum", Map.of("agent", agent, "operation", "shop.Cart.checkout")))
+                    .as("a checkout contains its query").isGreaterThanOrEqualTo(value(m, "sonde_operation_duration_seconds_sum", queryLabels));
             assertThat(value(m, "sonde_records_produced_total", Map.of("agent", agent))).isEqualTo(produced);
             assertThat(value(m, "sonde_records_dropped_total", Map.of("agent", agent, "reason", "buffer-full"))).isZero();
             assertThat(value(m, "sonde_records_in_flight", Map.of("agent", agent))).isZero();
