@@ -99,6 +99,7 @@ public final class AgentRuntime {
         }
         BudgetController budget = startBudget(catalog);
         CoreBinding.startObserve();
+        CoreBinding.startPrometheus();
         String status = "monitoring " + o.methods().rules().size() + " method rule(s) from "
                 + String.join(", ", o.sources()) + (dynamic ? ", loaded by attach" : ", loaded by -javaagent")
                 + (o.probesOn() ? "" : ", probes started off");

@@ -67,6 +67,21 @@ final class CoreBinding {
         }
     }
 
+    /**
+     * Starts the Prometheus endpoint when the options set {@code prometheus.port} (docs/prometheus.md)
+     * and logs where it listens; a failure is logged and monitoring goes on without it.
+     */
+    static void startPrometheus() {
+        try {
+            io.sonde.core.prometheus.PrometheusEndpoint p = io.sonde.core.live.PrometheusStartup.startIfConfigured(pipeline, Sonde::live);
+            if (p != null) {
+                AgentLog.info("Prometheus metrics at http://" + p.address().getAddress().getHostAddress() + ":" + p.port() + "/metrics");
+            }
+        } catch (RuntimeException | LinkageError e) {
+            AgentLog.info("prometheus.port: the Prometheus endpoint did not start, monitoring goes on without it: " + e.getMessage());
+        }
+    }
+
     /** The core's probe registry as the catalog needs it (only valid after a successful start). */
     static ProbeCatalog.Registry registry() {
         return new ProbeCatalog.Registry() {

@@ -7,6 +7,7 @@ import io.sonde.collector.handler.HandlerSet;
 import io.sonde.collector.handler.HandlerStatus;
 import io.sonde.collector.metrics.MetricsHandler;
 import io.sonde.collector.naming.AgentInfo;
+import io.sonde.collector.otlp.OtlpHandler;
 import io.sonde.collector.receive.ReceiverLimits;
 import io.sonde.collector.receive.ReceiverStatus;
 import io.sonde.core.live.observe.TlsContexts;
@@ -50,7 +51,7 @@ public final class CollectorCommand implements Callable<Integer> {
     Path out;
 
     @Option(names = "--handlers", paramLabel = "LIST", split = ",", defaultValue = "archive,database",
-            description = "Data handlers to run, in order (default: ${DEFAULT-VALUE}); built in: archive, database, decode-count, metrics; more via ServiceLoader plug-ins.")
+            description = "Data handlers to run, in order (default: ${DEFAULT-VALUE}); built in: archive, database, decode-count, metrics, otlp; more via ServiceLoader plug-ins.")
     List<String> handlers;
 
     @Option(names = "--database-url", paramLabel = "JDBC-URL",
@@ -59,6 +60,10 @@ public final class CollectorCommand implements Callable<Integer> {
 
     @Option(names = "--option", paramLabel = "KEY=VALUE", description = "A handler option (repeatable), e.g. queue.frames=16384, queue.mib=64.")
     Map<String, String> options = new LinkedHashMap<>();
+
+    @Option(names = "--otlp", paramLabel = "URL",
+            description = "Export every execution live as an OTLP span (OTLP/HTTP protobuf) to URL, e.g. http://127.0.0.1:4318/v1/traces: runs the otlp handler (options otlp.*, docs/collector.md).")
+    String otlp;
 
     @Option(names = "--http", paramLabel = "PORT", description = "Port of the web dashboard (agents, and the pages over the archive; docs/dashboard.md).")
     Integer http;
@@ -145,6 +150,12 @@ public final class CollectorCommand implements Callable<Integer> {
         AgentRecordCounter records = http == null ? null : new AgentRecordCounter();
         if (records != null) chosen.add(records);
         Map<String, String> opts = handlerOptions();
+        if (otlp != null) {
+            opts.put("otlp.url", otlp);
+            if (chosen.stream().noneMatch(h -> h.name().equals(OtlpHandler.NAME))) {
+                chosen.add(new OtlpHandler());
+            }
+        }
         PrintWriter stdout = spec.commandLine().getOut();
         Collector collector;
         try {

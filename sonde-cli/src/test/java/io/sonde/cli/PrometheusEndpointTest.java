@@ -1,33 +1,33 @@
 package io.sonde.cli;
 
+import static io.sonde.core.prometheus.Scrape.bucket;
+import static io.sonde.core.prometheus.Scrape.poll;
+import static io.sonde.core.prometheus.Scrape.sum;
+import static io.sonde.core.prometheus.Scrape.value;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sonde.api.MethodProbe;
 import io.sonde.api.Monitor;
 import io.sonde.api.internal.MonitorAccess;
 import io.sonde.collector.Collector;
 import io.sonde.collector.handler.DataHandler;
 import io.sonde.collector.handler.HandlerSet;
 import io.sonde.collector.metrics.MetricsHandler;
-import io.sonde.collector.metrics.PrometheusParser;
-import io.sonde.collector.metrics.PrometheusParser.Family;
-import io.sonde.collector.metrics.PrometheusParser.Sample;
 import io.sonde.collector.receive.ReceiverListener;
 import io.sonde.core.config.SondeConfig;
+import io.sonde.core.prometheus.PrometheusParser;
+import io.sonde.core.prometheus.PrometheusParser.Family;
+import io.sonde.core.prometheus.Scrape;
+import io.sonde.core.prometheus.ShopWorkload;
 import io.sonde.dashboard.server.DashboardServer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,14 +39,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class PrometheusEndpointTest {
-    private static final int THREADS = 2;
-    private static final int ADDS = 500; // per thread; every 10th throws
-    private static final int CHECKOUTS = 20; // per thread; each calls Db.query, which sleeps 3 ms
+    private static final int THREADS = ShopWorkload.THREADS;
+    private static final int ADDS = ShopWorkload.ADDS; // per thread; every 10th throws
+    private static final int CHECKOUTS = ShopWorkload.CHECKOUTS; // per thread; each calls Db.query, which sleeps 3 ms
 
     @TempDir
     Path out;
-
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     @Test
     void metricsOfARealAppMatchWhatItProduced() throws Exception {
@@ -58,7 +56,7 @@ class PrometheusEndpointTest {
         try (DashboardServer server = DashboardCommand.serveCollector(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), out, collector,
                 metrics, null, null)) {
             URI uri = URI.create("http://127.0.0.1:" + server.port() + "/metrics");
-            HttpResponse<String> empty = scrape(uri);
+            HttpResponse<String> empty = Scrape.get(uri);
             assertThat(empty.statusCode()).isEqualTo(200);
             assertThat(empty.headers().firstValue("Content-Type")).hasValue("text/plain; version=0.0.4; charset=utf-8");
             assertThat(value(PrometheusParser.parse(empty.body()), "sonde_agents_connected", Map.of())).isZero();
@@ -67,17 +65,17 @@ class PrometheusEndpointTest {
                     String.valueOf(collector.port()), "flush.interval.ms", "5", "frame.bytes", "8192", "policy", "block-forever")));
             String agent = app.agentId().toString();
             try {
-                runWorkload(app);
+                ShopWorkload.run(app);
                 // connected while the app runs
                 poll(uri, m -> value(m, "sonde_agents_connected", Map.of()) == 1);
-                Map<String, Family> live = PrometheusParser.parse(scrape(uri).body());
+                Map<String, Family> live = PrometheusParser.parse(Scrape.get(uri).body());
                 assertThat(value(live, "sonde_agent_connected", Map.of("agent", agent))).isEqualTo(1);
             } finally {
                 app.close();
             }
             long produced = app.counters().produced();
             assertThat(app.counters().written()).isEqualTo(produced);
-            long calls = THREADS * (ADDS + 2L * CHECKOUTS);
+            long calls = ShopWorkload.CALLS;
             assertThat(produced).as("an ENTER and an EXIT per call").isEqualTo(2 * calls);
 
             // the metrics handler is queued: wait until it has paired everything and the agent has gone
@@ -121,77 +119,5 @@ class PrometheusEndpointTest {
         } finally {
             collector.stop();
         }
-    }
-
-    private static void runWorkload(Monitor app) throws InterruptedException {
-        MethodProbe add = app.methodProbe("shop.Cart.add", "()V");
-        MethodProbe checkout = app.methodProbe("shop.Cart.checkout", "()V");
-        MethodProbe query = app.methodProbe("shop.Db.query", "()V");
-        List<Thread> workers = new ArrayList<>();
-        for (int t = 0; t < THREADS; t++) {
-            workers.add(new Thread(() -> {
-                for (int i = 0; i < ADDS; i++) {
-                    boolean e = add.enter();
-                    if (i % 10 == 0) add.exitExceptionally(e, new IllegalStateException("full"));
-                    else add.exit(e);
-                }
-                for (int i = 0; i < CHECKOUTS; i++) {
-                    boolean c = checkout.enter();
-                    boolean q = query.enter();
-                    try {
-                        Thread.sleep(3);
-                    } catch (InterruptedException ex) {
-                        Thread.currentThread().interrupt();
-                    }
-                    query.exit(q);
-                    checkout.exit(c);
-                }
-            }, "shop-" + t));
-        }
-        workers.forEach(Thread::start);
-        for (Thread w : workers) {
-            w.join(60_000);
-            assertThat(w.isAlive()).isFalse();
-        }
-    }
-
-    private HttpResponse<String> scrape(URI uri) throws Exception {
-        return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    /** Scrapes until {@code done} holds (bounded: 60 s), parsing each answer strictly. */
-    private Map<String, Family> poll(URI uri, Predicate<Map<String, Family>> done) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        Map<String, Family> last;
-        do {
-            HttpResponse<String> r = scrape(uri);
-            assertThat(r.statusCode()).isEqualTo(200);
-            last = PrometheusParser.parse(r.body());
-            if (done.test(last)) return last;
-            Thread.sleep(50);
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError("metrics did not reach the expected state within 60 s; last scrape: " + last);
-    }
-
-    private static double sum(Map<String, Family> m, String family) {
-        Family f = m.get(family);
-        return f == null ? 0 : f.samples().stream().mapToDouble(Sample::value).sum();
-    }
-
-    /** The one sample of the family whose labels include {@code labels}. */
-    private static double value(Map<String, Family> m, String name, Map<String, String> labels) {
-        String family = name.replaceAll("_(bucket|sum|count)$", "");
-        Family f = m.containsKey(name) ? m.get(name) : m.get(family);
-        assertThat(f).as("family of " + name).isNotNull();
-        List<Sample> found = f.samples().stream().filter(s -> s.name().equals(name) && s.labels().entrySet().containsAll(labels.entrySet()))
-                .toList();
-        assertThat(found).as(name + " " + labels).hasSize(1);
-        return found.get(0).value();
-    }
-
-    private static double bucket(Map<String, Family> m, Map<String, String> labels, String le) {
-        Map<String, String> withLe = new java.util.HashMap<>(labels);
-        withLe.put("le", le);
-        return value(m, "sonde_operation_duration_seconds_bucket", withLe);
     }
 }

@@ -51,6 +51,7 @@ public final class Collector implements AutoCloseable {
     public static final long DRAIN_MILLIS = 60_000;
 
     private final HandlerSet handlers;
+    private final List<DataHandler> handlerList;
     private final AgentDirectory agents = new AgentDirectory();
     private final AtomicLong connections = new AtomicLong();
     private final Receiver receiver;
@@ -88,6 +89,7 @@ public final class Collector implements AutoCloseable {
 
     private Collector(HandlerSet handlers, Settings s, ReceiverListener listener, Delivery delivery) throws IOException {
         this.handlers = handlers;
+        this.handlerList = List.copyOf(s.handlers());
         this.receiver = Receiver.start(s.bind(), new Streams(), listener, s.limits(), delivery, s.tls());
     }
 
@@ -134,6 +136,11 @@ public final class Collector implements AutoCloseable {
         return handlers.status();
     }
 
+    /** The handlers it runs, in order (for what they serve themselves, e.g. their part of {@code /metrics}). */
+    public List<DataHandler> handlers() {
+        return handlerList;
+    }
+
     /** Every agent that connected since start. */
     public List<AgentInfo> agents() {
         return agents.list();
@@ -159,6 +166,11 @@ public final class Collector implements AutoCloseable {
     public synchronized NamingEndpoint observe(ObserveOptions options, String agentToken) {
         if (naming != null || stopped.get()) throw new IllegalStateException(stopped.get() ? "collector stopped" : "naming already served");
         naming = NamingEndpoint.start(agents, options, agentToken);
+        return naming;
+    }
+
+    /** The naming tree's endpoint started by {@link #observe}, or null. */
+    public NamingEndpoint naming() {
         return naming;
     }
 

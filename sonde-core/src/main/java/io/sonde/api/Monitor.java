@@ -2,6 +2,7 @@ package io.sonde.api;
 
 import io.sonde.core.live.ObserveStartup;
 import io.sonde.core.pipeline.Pipeline;
+import io.sonde.core.prometheus.PrometheusEndpoint;
 import io.sonde.core.probe.ProbeRuntime;
 import io.sonde.format.Format;
 import java.util.UUID;
@@ -16,6 +17,8 @@ public final class Monitor implements AutoCloseable {
     private final Pipeline pipeline;
     /** The observe endpoint started with this monitor (configuration key {@code observe=on}), or null. */
     private volatile ObserveStartup.Started observe;
+    /** The Prometheus endpoint started with this monitor (configuration key {@code prometheus.port}), or null. */
+    private volatile PrometheusEndpoint prometheus;
 
     Monitor(Pipeline pipeline) {
         this.pipeline = pipeline;
@@ -30,6 +33,16 @@ public final class Monitor implements AutoCloseable {
     public int observePort() {
         ObserveStartup.Started o = observe;
         return o == null ? -1 : o.service().port();
+    }
+
+    void prometheusWith(PrometheusEndpoint endpoint) {
+        prometheus = endpoint;
+    }
+
+    /** The port of the Prometheus endpoint started with this monitor ({@code prometheus.port}), or -1 if none. */
+    public int prometheusPort() {
+        PrometheusEndpoint p = prometheus;
+        return p == null ? -1 : p.port();
     }
 
     /** The pipeline underneath; reached from outside through {@code io.sonde.api.internal}. */
@@ -105,6 +118,8 @@ public final class Monitor implements AutoCloseable {
     public void close() {
         ObserveStartup.Started o = observe;
         if (o != null) o.service().close();
+        PrometheusEndpoint p = prometheus;
+        if (p != null) p.close();
         pipeline.close();
         Sonde.clearCurrent(this);
     }

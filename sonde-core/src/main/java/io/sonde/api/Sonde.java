@@ -5,6 +5,7 @@ import io.sonde.core.buffer.ThreadBuffer;
 import io.sonde.core.config.ConfigKey;
 import io.sonde.core.config.SondeConfig;
 import io.sonde.core.live.ObserveStartup;
+import io.sonde.core.live.PrometheusStartup;
 import io.sonde.core.live.LiveRuntime;
 import io.sonde.core.pipeline.Pipeline;
 import io.sonde.core.probe.Probes;
@@ -45,6 +46,12 @@ public final class Sonde {
      */
     static Monitor start(SondeConfig config) {
         Monitor m = started(Pipeline.start(config));
+        try {
+            m.prometheusWith(PrometheusStartup.startIfConfigured(m.pipeline(), Sonde::live));
+        } catch (RuntimeException e) {
+            m.close();
+            throw new IllegalStateException("prometheus.port: " + e.getMessage(), e);
+        }
         if ("on".equals(config.get(ConfigKey.OBSERVE).trim())) {
             try {
                 m.observeWith(ObserveStartup.start(live(), config.getInt(ConfigKey.OBSERVE_PORT),

@@ -1,7 +1,6 @@
 package io.sonde.analysis.input;
 
 import io.sonde.analysis.progress.ProgressListener;
-import io.sonde.format.Format;
 import io.sonde.format.read.AgentLog;
 import io.sonde.format.read.FormatException;
 import io.sonde.format.read.FormatProblem;
@@ -244,55 +243,12 @@ public final class LogSource implements RecordSource {
         }
 
         private String eventFieldText() {
-            SondeReader r = current;
-            StringBuilder b = new StringBuilder();
-            for (int i = 0; i < r.eventType().fieldCount(); i++) {
-                if (i > 0) b.append(' ');
-                b.append(r.eventType().fieldName(i)).append('=').append(r.fieldValue(i));
-            }
-            return b.toString();
+            return RecordDelivery.fieldText(current);
         }
 
         private void deliver(SondeReader r) {
             current = r;
-            switch (r.type()) {
-                case Format.ENTER:
-                case Format.ENTER_CPU:
-                    h.onEnter(agent, r.threadId(), r.probeId(), r.time(), r.hasCpuTime() ? r.cpuTime() : RecordHandler.NO_CPU);
-                    break;
-                case Format.EXIT:
-                case Format.EXIT_CPU:
-                case Format.EXIT_EXCEPTION:
-                case Format.EXIT_EXCEPTION_CPU:
-                    h.onExit(agent, r.threadId(), r.probeId(), r.time(), r.hasCpuTime() ? r.cpuTime() : RecordHandler.NO_CPU,
-                            r.isExceptionExit() ? r.exceptionStringId() : RecordHandler.NO_EXCEPTION);
-                    break;
-                case Format.TRACE_START:
-                    h.onTraceStart(agent, r.threadId(), r.traceId(), r.parentTraceId(), r.parentOrderIndex(),
-                            r.hasHandoffTime() ? r.handoffTime() : RecordHandler.NO_HANDOFF);
-                    break;
-                case Format.EVENT:
-                    h.onEvent(agent, r.threadId(), r.eventTypeId(), r.time(), fields);
-                    h.onEventRecord(agent, r);
-                    break;
-                case Format.GAP:
-                    h.onGap(agent, r.threadId(), r.gapCount());
-                    break;
-                case Format.PROBE_DEF:
-                    h.onProbeDef(agent, r.probeId(), r.definedName(), r.probeSignature());
-                    break;
-                case Format.STRING_DEF:
-                    h.onStringDef(agent, (int) r.definedId(), r.definedName());
-                    break;
-                case Format.THREAD_DEF:
-                    h.onThreadDef(agent, r.definedId(), r.definedName());
-                    break;
-                case Format.EVENT_DEF:
-                    h.onEventDef(agent, r.eventTypeId(), r.definedName());
-                    break;
-                default:
-                    break;
-            }
+            RecordDelivery.deliver(r, agent, h, fields);
         }
     }
 

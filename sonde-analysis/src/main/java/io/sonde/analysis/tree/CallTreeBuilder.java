@@ -28,6 +28,8 @@ import java.util.function.Predicate;
  * are that trace's nodes kept until it completes, at most {@link #MAX_KEPT_NODES} of them.
  */
 public final class CallTreeBuilder implements RecordHandler {
+    /** Pieces waiting for a late parent that a bounded builder keeps; later ones count as unlinked at once. */
+    static final int MAX_PENDING_BOUNDED = 1 << 16;
     /** Largest number of nodes kept for one requested tree; beyond it the tree is truncated. */
     public static final int MAX_KEPT_NODES = 20_000;
     /**
@@ -53,6 +55,11 @@ public final class CallTreeBuilder implements RecordHandler {
     private int[] pendingAgents = new int[16];
     private long[] pendingParents = new long[16];
     private int pending;
+    /** Bounds of a builder that follows an endless stream (0: none; see {@link #limitOpenTrees}). */
+    private int maxDepth;
+    private int maxOpenTrees;
+    /** Threads with a trace open now (depth above 0), counted only while bounded. */
+    private int openTrees;
 
     /**
      * @param operations where operations are interned (shared by everything that names them)
@@ -68,6 +75,28 @@ public final class CallTreeBuilder implements RecordHandler {
         this.probeCost = probeCost;
     }
 
+    /**
+     * Bounds the memory of a builder fed by a stream that never ends (the collector's live
+     * export): a trace deeper than {@code maxDepth} open executions is thrown away (counted in
+     * {@link TreeCounters#tooDeepTraces}); when a trace starts while {@code maxOpenTrees} threads
+     * have one open, the one open longest is thrown away ({@link TreeCounters#abandonedTraces}:
+     * traces that never complete end there), and threads with nothing open are forgotten when
+     * there are twice as many threads as that. Either thrown-away trace's thread waits for its next
+     * TRACE_START. Unbounded (the default) suits a log, which ends.
+     */
+    public void limitOpenTrees(int maxDepth, int maxOpenTrees) {
+        if (maxDepth < 1 || maxOpenTrees < 1) {
+            throw new IllegalArgumentException("open-tree bounds must be at least 1: depth " + maxDepth + ", trees " + maxOpenTrees);
+        }
+        this.maxDepth = maxDepth;
+        this.maxOpenTrees = maxOpenTrees;
+        openTrees = 0;
+        for (AgentState a : agents) {
+            if (a == null) continue;
+            for (ThreadState t : a.threads.values()) if (t.depth > 0) openTrees++;
+        }
+    }
+
     public TreeCounters counters() {
         return counters;
     }
@@ -81,6 +110,13 @@ public final class CallTreeBuilder implements RecordHandler {
         List<AgentInfo> out = new ArrayList<>(agents.size());
         for (AgentState a : agents) out.add(a.info);
         return out;
+    }
+
+    /** Threads the builder holds state for, all agents together. */
+    public int threadsTracked() {
+        int n = 0;
+        for (AgentState a : agents) if (a != null) n += a.threads.size();
+        return n;
     }
 
     /** Counts the executions still open (call at the end of the input). */
@@ -118,6 +154,8 @@ public final class CallTreeBuilder implements RecordHandler {
             counters.joinedTraces++;
         } else if (seenTraces.contains(agent, t.parentTraceId)) {
             counters.linkedPieces++;
+        } else if (maxOpenTrees > 0 && pending >= MAX_PENDING_BOUNDED) {
+            counters.unlinkedPieces++; // bounded: no longer waits for a parent that may come later
         } else {
             if (pending == pendingParents.length) {
                 pendingParents = Arrays.copyOf(pendingParents, pending * 2);
@@ -197,7 +235,9 @@ public final class CallTreeBuilder implements RecordHandler {
             counters.skippedUnsynchronised++;
             return;
         }
+        if (maxDepth > 0 && !withinBounds(t)) return;
         if (t.depth == 0) {
+            if (maxOpenTrees > 0) openTrees++;
             // the wait between hand-off and start; clamped at 0 (both are this JVM's monotonic clock)
             t.handoffWait = t.handoffTime == NO_HANDOFF ? Execution.UNKNOWN : Math.max(0, timeNanos - t.handoffTime);
             long wall = timeNanos + t.agent.wallOffset;
@@ -311,6 +351,7 @@ public final class CallTreeBuilder implements RecordHandler {
         }
         listener.onExecution(e);
         if (d == 0) {
+            if (maxOpenTrees > 0) openTrees--;
             counters.traces++;
             countPiece(agent, t);
             if (t.keep && n != null) {
@@ -386,6 +427,7 @@ public final class CallTreeBuilder implements RecordHandler {
                             t.truncated, true));
                 }
                 t.depth = 0;
+                if (maxOpenTrees > 0) openTrees--;
                 releaseKept(t);
                 Arrays.fill(t.node, null);
             }
@@ -400,7 +442,37 @@ public final class CallTreeBuilder implements RecordHandler {
         counters.trailerWritten += written;
     }
 
+    /**
+     * Bounded builders, before an ENTER: throws away a trace grown too deep, or the trace open
+     * longest when a new one would exceed the open-tree bound. False if the ENTER is to be skipped.
+     */
+    private boolean withinBounds(ThreadState t) {
+        if (t.depth >= maxDepth) {
+            counters.tooDeepTraces++;
+            counters.skippedUnsynchronised++;
+            discardStack(t);
+            t.synced = false;
+            return false;
+        }
+        if (t.depth == 0 && openTrees >= maxOpenTrees) {
+            ThreadState oldest = null;
+            for (AgentState a : agents) {
+                if (a == null) continue;
+                for (ThreadState o : a.threads.values()) {
+                    if (o.depth > 0 && (oldest == null || o.start[0] - oldest.start[0] < 0)) oldest = o;
+                }
+            }
+            if (oldest != null) {
+                counters.abandonedTraces++;
+                discardStack(oldest);
+                oldest.synced = false;
+            }
+        }
+        return true;
+    }
+
     private void discardStack(ThreadState t) {
+        if (maxOpenTrees > 0 && t.depth > 0) openTrees--;
         counters.discardedOpenExecutions += t.depth;
         t.depth = 0;
         releaseKept(t);
@@ -431,6 +503,10 @@ public final class CallTreeBuilder implements RecordHandler {
         AgentState a = agent(agent);
         t = a.threads.get(threadId);
         if (t == null) {
+            if (maxOpenTrees > 0 && a.threads.size() >= 2 * maxOpenTrees) {
+                // bounded: forget the threads with nothing open (at most maxOpenTrees have something)
+                a.threads.values().removeIf(o -> o.depth == 0);
+            }
             String name = a.threadNames.getOrDefault(threadId, "thread-" + threadId);
             t = new ThreadState(a, new ThreadInfo(a.info, threadId, name), threadFilter.test(name));
             a.threads.put(threadId, t);

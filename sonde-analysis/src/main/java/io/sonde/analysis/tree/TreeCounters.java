@@ -42,6 +42,13 @@ public final class TreeCounters {
     public long brokenExecutions;
     /** Executions still open when the input ended (their trees are incomplete and not counted). */
     public long openAtEnd;
+    /**
+     * Open traces thrown away at the bounds of a builder that follows a stream without end
+     * ({@link CallTreeBuilder#limitOpenTrees}): deeper than the depth bound, or the longest open
+     * one when more threads had a trace open than the bound allows (a trace that never completes).
+     */
+    public long tooDeepTraces;
+    public long abandonedTraces;
     /** Records on threads excluded by the thread filter. */
     public long filteredThreadRecords;
     /** Sums of the agents' trailers (produced, written), when present. */

@@ -1,9 +1,15 @@
 package io.sonde.collector.metrics;
 
 import io.sonde.collector.Collector;
+import io.sonde.collector.handler.DataHandler;
+import io.sonde.collector.observe.NamingEndpoint;
+import io.sonde.core.live.PrometheusStartup;
 import io.sonde.collector.handler.HandlerStatus;
 import io.sonde.collector.naming.AgentInfo;
 import io.sonde.collector.receive.ReceiverStatus;
+import io.sonde.core.prometheus.OperationFamilies;
+import io.sonde.core.prometheus.OperationStats;
+import io.sonde.core.prometheus.PrometheusText;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -16,7 +22,9 @@ import java.util.function.ToLongFunction;
  * agent and operation the calls, errors and latency histogram (from the {@code metrics} handler,
  * when it runs), and the pipeline's health from the collector's own counters — frames, bytes and
  * missing frames per agent, connections, and per handler frames handled, dropped (by reason),
- * queued and failed. Names and labels: docs/prometheus.md.
+ * queued and failed; the numeric attributes of the naming tree when the collector serves it
+ * ({@code --observe-port}); then what handlers that are {@link PrometheusSource}s add (the {@code otlp}
+ * handler's spans and drops). Names and labels: docs/prometheus.md.
  */
 public final class CollectorMetrics {
     private static final String[] NO_LABELS = {};
@@ -42,6 +50,16 @@ public final class CollectorMetrics {
         writeAgents(out);
         writeReceiver(out);
         writeHandlers(out);
+        NamingEndpoint naming = collector.naming();
+        if (naming != null) {
+            // the naming tree (agents/<id>: pid, connections, frames; collector: observers, agents), when served
+            PrometheusStartup.writeLiveValues(out, naming.tree());
+        }
+        for (DataHandler h : collector.handlers()) {
+            if (h instanceof PrometheusSource source) {
+                source.writeMetrics(out);
+            }
+        }
         return out.toString();
     }
 
@@ -50,35 +68,14 @@ public final class CollectorMetrics {
         operations.forEachOperation((k, s) -> series.add(Map.entry(k, s)));
         series.sort(Comparator.comparing((Map.Entry<MetricsHandler.Key, OperationStats.Snapshot> e) -> e.getKey().agent())
                 .thenComparing(e -> e.getKey().operation()));
-        out.family("sonde_operation_calls_total", "counter", "Monitored executions (paired ENTER and EXIT) per agent and operation.");
+        List<OperationFamilies.Series> rows = new ArrayList<>();
         for (var e : series) {
-            out.sample("sonde_operation_calls_total", e.getValue().calls(), labels(e.getKey()));
+            rows.add(new OperationFamilies.Series(e.getKey().agent().toString(), e.getKey().operation(), e.getValue()));
         }
-        out.family("sonde_operation_errors_total", "counter", "Monitored executions that ended with an exception.");
-        for (var e : series) {
-            out.sample("sonde_operation_errors_total", e.getValue().errors(), labels(e.getKey()));
-        }
-        out.family("sonde_operation_duration_seconds", "histogram", "Wall time of monitored executions.");
-        for (var e : series) {
-            String agent = e.getKey().agent().toString();
-            String op = e.getKey().operation();
-            OperationStats.Snapshot s = e.getValue();
-            long[] c = s.cumulative();
-            for (int i = 0; i < OperationStats.BOUNDS_NANOS.length; i++) {
-                out.sample("sonde_operation_duration_seconds_bucket", c[i], "agent", agent, "operation", op, "le",
-                        PrometheusText.format(OperationStats.BOUNDS_NANOS[i] / 1e9));
-            }
-            out.sample("sonde_operation_duration_seconds_bucket", c[c.length - 1], "agent", agent, "operation", op, "le", "+Inf");
-            out.sample("sonde_operation_duration_seconds_sum", s.sumNanos() / 1e9, "agent", agent, "operation", op);
-            out.sample("sonde_operation_duration_seconds_count", s.calls(), "agent", agent, "operation", op);
-        }
+        OperationFamilies.write(out, rows);
         out.family("sonde_operation_unpaired_records_total", "counter",
                 "ENTER and EXIT records the metrics handler could not pair (lost exits, gaps, calls open at a disconnect).");
         out.sample("sonde_operation_unpaired_records_total", operations.unpairedRecords(), NO_LABELS);
-    }
-
-    private static String[] labels(MetricsHandler.Key k) {
-        return new String[] {"agent", k.agent().toString(), "operation", k.operation()};
     }
 
     private void writeAgents(PrometheusText out) {

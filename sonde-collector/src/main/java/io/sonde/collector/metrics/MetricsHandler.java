@@ -1,5 +1,7 @@
 package io.sonde.collector.metrics;
 
+import io.sonde.core.prometheus.OperationStats;
+
 import io.sonde.collector.database.ExecutionPairing;
 import io.sonde.collector.envelope.Envelope;
 import io.sonde.collector.envelope.StreamInfo;

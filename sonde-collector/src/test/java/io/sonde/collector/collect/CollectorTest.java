@@ -307,7 +307,7 @@ class CollectorTest {
     @Test
     void unknownHandlersAreNamedWithTheAvailableOnes() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> HandlerSet.byName(List.of("archive", "nope")))
-                .hasMessage("unknown handler 'nope'; available: archive, database, decode-count, metrics, test-failing, test-slow");
+                .hasMessage("unknown handler 'nope'; available: archive, database, decode-count, metrics, otlp, test-failing, test-slow");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> HandlerSet.byName(List.of("archive", "archive")))
                 .hasMessage("handler 'archive' given twice");
     }

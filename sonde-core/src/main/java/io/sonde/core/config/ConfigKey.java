@@ -273,6 +273,19 @@ public enum ConfigKey {
             return null;
         }
     },
+    PROMETHEUS_PORT("prometheus.port", "", "TCP port of the agent's Prometheus endpoint (GET /metrics: per-operation calls, errors"
+            + " and latency histograms, drops, pipeline health, the live tree's numbers; docs/prometheus.md); empty = off, 0 = any free port") {
+        @Override
+        String check(String v) {
+            return v.isBlank() ? null : range(v, 0, 65535);
+        }
+    },
+    PROMETHEUS_BIND("prometheus.bind", "127.0.0.1", "address the Prometheus endpoint binds to (another address exposes it to the network)") {
+        @Override
+        String check(String v) {
+            return v.isBlank() ? "must be an address, e.g. 127.0.0.1" : null;
+        }
+    },
     CONFIG("config", "", "path of a properties file with further keys (not allowed inside that file)") {
         @Override
         String check(String v) {

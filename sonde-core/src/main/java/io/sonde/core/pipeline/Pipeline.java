@@ -137,6 +137,17 @@ public final class Pipeline implements RingHost, ProbeHost, WriterLoop.Source {
     }
 
     /**
+     * Starts the per-probe tally with calls, errors and latency histograms (for the agent's
+     * Prometheus endpoint, {@code prometheus.port}); the writer thread takes them from the records
+     * it drains, off the probes' path.
+     */
+    public ProbeTally enableOperationStats() {
+        ProbeTally t = loop.enableTally();
+        t.enableOperationStats();
+        return t;
+    }
+
+    /**
      * How the writer thread packs records into frames ({@code packing}): mode and current degree,
      * e.g. to watch the adaptive degree move. Read-only outside the writer thread.
      */

@@ -1,6 +1,7 @@
 package io.sonde.core.pipeline;
 
 import io.sonde.core.buffer.ThreadBuffer;
+import io.sonde.core.prometheus.OperationStats;
 import io.sonde.format.Format;
 import io.sonde.format.RecordLayout;
 import java.util.Arrays;
@@ -62,6 +63,8 @@ public final class ProbeTally {
     }
 
     private volatile Arrays4 counts = new Arrays4(256);
+    /** Per probe id calls, errors and latency histogram; null unless asked for ({@link #enableOperationStats}). Grown by the writer thread. */
+    private volatile OperationStats[] operations;
     private final Map<ThreadBuffer, Stack> stacks = new IdentityHashMap<>();
     private ThreadBuffer lastBuffer;
     private Stack lastStack;
@@ -97,8 +100,43 @@ public final class ProbeTally {
             s.height--;
             c.completed[id]++;
             c.nanos[id] += time - s.times[s.height];
+            OperationStats[] ops = operations;
+            if (ops != null) operation(ops, id).add(time - s.times[s.height], type == Format.EXIT_EXCEPTION || type == Format.EXIT_EXCEPTION_CPU);
         } else {
             s.height = 0; // unbalanced (a probe switched between enter and exit of another monitor): resynchronise
+        }
+    }
+
+    /** The stats of probe {@code id}, made (and the array grown) on first use (writer thread). */
+    private OperationStats operation(OperationStats[] ops, int id) {
+        if (id >= ops.length) {
+            ops = Arrays.copyOf(ops, Math.max(id + 1, ops.length * 2));
+            operations = ops;
+        }
+        OperationStats o = ops[id];
+        if (o == null) {
+            o = new OperationStats(); // its fields are final: safe to publish through the plain array slot
+            ops[id] = o;
+        }
+        return o;
+    }
+
+    /**
+     * Also keeps per probe the calls, the errors (exceptional exits) and a latency histogram, for
+     * an agent's Prometheus endpoint; idempotent. Costs the writer thread one synchronized add per
+     * completed execution, the probes nothing.
+     */
+    synchronized void enableOperationStats() {
+        if (operations == null) operations = new OperationStats[256];
+    }
+
+    /** Calls {@code each} with every probe id that completed an execution and a consistent copy of its stats (any thread); nothing unless enabled. */
+    public void forEachOperation(java.util.function.ObjIntConsumer<OperationStats.Snapshot> each) {
+        OperationStats[] ops = operations;
+        if (ops == null) return;
+        for (int id = 0; id < ops.length; id++) {
+            OperationStats o = ops[id];
+            if (o != null) each.accept(o.snapshot(), id);
         }
     }
 

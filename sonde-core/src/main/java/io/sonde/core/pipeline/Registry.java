@@ -39,6 +39,11 @@ public final class Registry {
         return n;
     }
 
+    /** The name of probe {@code id}, or null if no such probe was defined. */
+    public synchronized String probeName(int id) {
+        return id >= 1 && id <= probeNames.size() ? probeNames.get(id - 1) : null;
+    }
+
     /** Largest probe id defined so far (0 if none). */
     public synchronized int maxProbeId() {
         return probes.size();

@@ -28,11 +28,13 @@ class PackageDependenciesTest {
     static {
         // io.sonde.core.live: Sonde.live() creates the process-wide live tree (its API is io.sonde.api.live).
         ALLOWED.put("io.sonde.api", List.of("io.sonde.core.pipeline", "io.sonde.core.probe", "io.sonde.core.buffer",
-                "io.sonde.core.config", "io.sonde.format", "io.sonde.api.live", "io.sonde.core.live"));
+                "io.sonde.core.config", "io.sonde.format", "io.sonde.api.live", "io.sonde.core.live", "io.sonde.core.prometheus"));
         ALLOWED.put("io.sonde.api.internal", List.of("io.sonde.api", "io.sonde.core.pipeline", "io.sonde.core.config"));
         ALLOWED.put("io.sonde.core.pipeline", List.of("io.sonde.core.probe", "io.sonde.core.buffer",
                 "io.sonde.core.writer", "io.sonde.core.config", "io.sonde.core.log", "io.sonde.format",
-                "io.sonde.format.write", "io.sonde.core.pipeline.packing"));
+                "io.sonde.format.write", "io.sonde.core.pipeline.packing", "io.sonde.core.prometheus"));
+        // The Prometheus text format, per-operation statistics and the minimal HTTP endpoint (plain sockets).
+        ALLOWED.put("io.sonde.core.prometheus", List.of());
         // The writer thread's packing decisions (degree, hill climbing, wait bound): plain arithmetic.
         ALLOWED.put("io.sonde.core.pipeline.packing", List.of());
         ALLOWED.put("io.sonde.core.probe", List.of("io.sonde.core.buffer"));
@@ -56,7 +58,9 @@ class PackageDependenciesTest {
         ALLOWED.put("io.sonde.api.live", List.of("javax.management..", "io.sonde.format.stream"));
         ALLOWED.put("io.sonde.core.live", List.of("io.sonde.api.live", "io.sonde.core.live.mib",
                 "io.sonde.core.live.session", "io.sonde.core.live.probe", "io.sonde.core.live.observe",
-                "io.sonde.core.live.jmx", "javax.management.."));
+                "io.sonde.core.live.jmx", "javax.management..",
+                // PrometheusStartup: the agent's endpoint over the pipeline's counters and the live tree
+                "io.sonde.core.pipeline", "io.sonde.core.config", "io.sonde.core.prometheus", "io.sonde.format"));
         // The JMX bridge: MBeans as objects of the tree, sampled like the probes.
         ALLOWED.put("io.sonde.core.live.jmx", List.of("io.sonde.api.live", "io.sonde.core.live.mib",
                 "javax.management.."));

@@ -21,7 +21,11 @@ import java.util.concurrent.TimeUnit;
  * rejects the batch. Every span handed to {@link #submit} ends in exactly one of three counts:
  * accepted, rejected (by the receiver: a non-retryable answer or {@code partial_success}) or
  * dropped (queue full past the enqueue wait, retries used up, or after the receiver was found
- * unreachable, from which point the rest is dropped at once rather than waited for).
+ * unreachable, from which point the rest is dropped at once rather than waited for — for good, or
+ * for {@link Settings#unreachablePause()} when the sender runs for a long time, as in the
+ * collector). Drops are counted by reason ({@link Outcome}).
+ *
+ * <p>{@link #submit} is called from one thread; {@link #outcome()} may be called from any.
  */
 public final class OtlpHttpSender implements AutoCloseable {
     /**
@@ -34,9 +38,12 @@ public final class OtlpHttpSender implements AutoCloseable {
      * @param maxBackoff longest wait between attempts (also caps a receiver's Retry-After)
      * @param requestTimeout connect and answer timeout per attempt
      * @param enqueueWait how long {@link #submit} waits for room in a full queue before dropping
+     *     (zero: never waits, for a caller that must not stall)
+     * @param unreachablePause once the receiver was found unreachable, how long batches are dropped
+     *     at once before it is tried again; null: for good (a one-off export)
      */
     public record Settings(URI endpoint, int queueCapacity, int maxAttempts, Duration initialBackoff, Duration maxBackoff,
-            Duration requestTimeout, Duration enqueueWait) {
+            Duration requestTimeout, Duration enqueueWait, Duration unreachablePause) {
         public Settings {
             String scheme = endpoint.getScheme();
             if (!"http".equalsIgnoreCase(scheme) && !"https".equalsIgnoreCase(scheme) || endpoint.getHost() == null) {
@@ -44,12 +51,22 @@ public final class OtlpHttpSender implements AutoCloseable {
             }
             if (queueCapacity < 1) throw new IllegalArgumentException("OTLP queue capacity must be at least 1: " + queueCapacity);
             if (maxAttempts < 1) throw new IllegalArgumentException("OTLP attempts must be at least 1: " + maxAttempts);
+            if (enqueueWait.isNegative()) throw new IllegalArgumentException("OTLP enqueue wait must not be negative: " + enqueueWait);
         }
 
         /** Defaults: 16 queued batches, 5 attempts, backoff 100 ms doubling to 5 s, 10 s per attempt, 60 s enqueue wait. */
         public static Settings of(URI endpoint) {
             return new Settings(endpoint, 16, 5, Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofSeconds(10),
-                    Duration.ofSeconds(60));
+                    Duration.ofSeconds(60), null);
+        }
+
+        /**
+         * For a sender that runs as long as a collector: never waits for room (a full queue drops
+         * the batch at once) and tries an unreachable receiver again after 10 s.
+         */
+        public static Settings live(URI endpoint, int queueCapacity) {
+            return new Settings(endpoint, queueCapacity, 5, Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofSeconds(10),
+                    Duration.ZERO, Duration.ofSeconds(10));
         }
     }
 
@@ -60,13 +77,16 @@ public final class OtlpHttpSender implements AutoCloseable {
      * @param sent spans in requests the receiver answered with 2xx
      * @param accepted spans the receiver took (sent less those it reported rejected)
      * @param rejected spans the receiver refused (partial success, or a non-retryable answer)
-     * @param dropped spans never delivered (queue full, retries used up, receiver unreachable)
+     * @param dropped spans never delivered: the sum of the three reasons that follow
      * @param requests HTTP requests made, retries included
      * @param retries of those, the repeated ones
      * @param problem the last problem in words (null: none)
+     * @param droppedQueueFull of the dropped, those that found the queue full
+     * @param droppedGaveUp those whose batch was tried {@code maxAttempts} times without an answer taken
+     * @param droppedUnreachable those dropped untried because the receiver was found unreachable
      */
     public record Outcome(long submitted, long sent, long accepted, long rejected, long dropped, long requests, long retries,
-            String problem) {
+            String problem, long droppedQueueFull, long droppedGaveUp, long droppedUnreachable) {
         /** True when every submitted span was accepted. */
         public boolean complete() {
             return accepted == submitted;
@@ -82,12 +102,13 @@ public final class OtlpHttpSender implements AutoCloseable {
     private final BlockingQueue<Batch> queue;
     private final Thread thread;
     // written by the sender thread, read after join (or as a snapshot): volatile for the snapshot
-    private volatile long sent, accepted, rejected, dropped, requests, retries;
+    private volatile long sent, accepted, rejected, droppedGaveUp, droppedUnreachableQueued, requests, retries;
     private volatile String problem;
-    private volatile boolean unreachable;
-    // written by the submitting thread only
-    private long submitted;
-    private long droppedAtSubmit;
+    /** System.nanoTime() until which the receiver counts as unreachable; Long.MAX_VALUE: for good; 0: reachable. */
+    private volatile long unreachableUntil;
+    // written by the submitting thread only; volatile for snapshots taken by other threads
+    private volatile long submitted;
+    private volatile long droppedQueueFull, droppedUnreachableAtSubmit;
     private boolean closed;
 
     public OtlpHttpSender(Settings settings) {
@@ -109,18 +130,18 @@ public final class OtlpHttpSender implements AutoCloseable {
     public void submit(ExportTraceServiceRequest request, int spans) {
         if (closed) throw new IllegalStateException("OTLP sender already closed");
         submitted += spans;
-        if (unreachable) {
-            droppedAtSubmit += spans;
+        if (unreachable()) {
+            droppedUnreachableAtSubmit += spans;
             return;
         }
         try {
             if (!queue.offer(new Batch(request, spans), settings.enqueueWait().toNanos(), TimeUnit.NANOSECONDS)) {
-                droppedAtSubmit += spans;
-                problem = "queue full for " + settings.enqueueWait().toSeconds() + " s: the receiver is too slow";
+                droppedQueueFull += spans;
+                problem = "queue full for " + settings.enqueueWait().toMillis() + " ms: the receiver is too slow";
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            droppedAtSubmit += spans;
+            droppedQueueFull += spans;
         }
     }
 
@@ -141,7 +162,16 @@ public final class OtlpHttpSender implements AutoCloseable {
 
     /** The counts so far (final after {@link #finish}). */
     public Outcome outcome() {
-        return new Outcome(submitted, sent, accepted, rejected, dropped + droppedAtSubmit, requests, retries, problem);
+        long queueFull = droppedQueueFull;
+        long gaveUp = droppedGaveUp;
+        long unreachableDrops = droppedUnreachableQueued + droppedUnreachableAtSubmit;
+        return new Outcome(submitted, sent, accepted, rejected, queueFull + gaveUp + unreachableDrops, requests, retries, problem, queueFull,
+                gaveUp, unreachableDrops);
+    }
+
+    private boolean unreachable() {
+        long until = unreachableUntil;
+        return until != 0 && (until == Long.MAX_VALUE || System.nanoTime() - until < 0);
     }
 
     @Override
@@ -152,12 +182,12 @@ public final class OtlpHttpSender implements AutoCloseable {
     private void run() {
         try {
             for (Batch b = queue.take(); b != END; b = queue.take()) {
-                if (unreachable) dropped += b.spans();
+                if (unreachable()) droppedUnreachableQueued += b.spans();
                 else send(b);
             }
         } catch (InterruptedException e) {
             // finish() was interrupted: what is still queued is dropped
-            for (Batch b; (b = queue.poll()) != null; ) dropped += b.spans();
+            for (Batch b; (b = queue.poll()) != null; ) droppedGaveUp += b.spans();
         }
     }
 
@@ -177,6 +207,7 @@ public final class OtlpHttpSender implements AutoCloseable {
                 HttpResponse<byte[]> r = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
                 int code = r.statusCode();
                 if (code / 100 == 2) {
+                    unreachableUntil = 0;
                     delivered(b.spans(), r.body());
                     return;
                 }
@@ -192,11 +223,12 @@ public final class OtlpHttpSender implements AutoCloseable {
                 failure = "cannot reach the OTLP receiver at " + settings.endpoint() + ": " + describe(e);
                 if (attempt >= settings.maxAttempts()) {
                     // nothing got through: no point in waiting through the same for every batch left
-                    unreachable = true;
+                    Duration pause = settings.unreachablePause();
+                    unreachableUntil = pause == null ? Long.MAX_VALUE : System.nanoTime() + Math.max(1, pause.toNanos());
                 }
             }
             if (attempt >= settings.maxAttempts()) {
-                dropped += b.spans();
+                droppedGaveUp += b.spans();
                 problem = failure + " (gave up after " + attempt + " attempts)";
                 return;
             }

@@ -32,17 +32,29 @@ import java.util.Map;
  * index − 1), and span ids are computed from (agent, piece trace id, order index) on both sides. A
  * piece's root gets the span of the execution that handed it off, (parent trace id, parent order
  * index), and the trace id of the request its parent belongs to. See docs/analysis.md, "OTLP export".
+ *
+ * <p>The same class makes the spans of a recorded log ({@code sonde analyze --otlp}) and of live
+ * streams (the collector's {@code otlp} handler, which drives a {@link io.sonde.analysis.tree.CallTreeBuilder}
+ * per connection from the frames it receives): one span conversion for both.
  */
 public final class OtlpSpanExport implements ExecutionListener {
     /** Handed-off pieces whose request root is remembered, for pieces handed off again from them. */
     static final int REMEMBERED_PIECES = 1 << 16;
+    /** Threads whose piece state is remembered. */
+    static final int REMEMBERED_THREADS = 1 << 16;
     /** Instrumentation scope name on every span. */
     static final String SCOPE = "io.sonde";
 
     private final OtlpHttpSender sender;
     private final int batchSize;
     private final Map<AgentInfo, AgentSpans> agents = new IdentityHashMap<>();
-    private final Map<ThreadInfo, ThreadState> threads = new IdentityHashMap<>();
+    /** Per thread where its piece stands; the least recently used forgotten beyond {@value #REMEMBERED_THREADS} (a stream without end). */
+    private final Map<ThreadInfo, ThreadState> threads = new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<ThreadInfo, ThreadState> eldest) {
+            return size() > REMEMBERED_THREADS;
+        }
+    };
     private ThreadInfo lastThread;
     private ThreadState lastState;
     private int pending;

@@ -96,7 +96,7 @@ class OtlpExportTest {
 
     static OtlpHttpSender.Settings fast(URI uri, int attempts) {
         return new OtlpHttpSender.Settings(uri, 4, attempts, Duration.ofMillis(10), Duration.ofMillis(200), Duration.ofSeconds(20),
-                Duration.ofSeconds(60));
+                Duration.ofSeconds(60), null);
     }
 
     record Export(AnalysisResult result, OtlpHttpSender.Outcome outcome) {}

@@ -21,11 +21,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A real OTLP/HTTP traces receiver for tests: the JDK's HTTP server on 127.0.0.1, decoding every
  * request body as an {@link ExportTraceServiceRequest}. It can answer the first requests with an
- * error status, and report spans rejected through {@code partial_success}.
+ * error status, report spans rejected through {@code partial_success}, and hold every request
+ * until {@link #release()} (a stalled receiver). Shared through this module's test jar.
  */
-final class OtlpReceiver implements AutoCloseable {
+public final class OtlpReceiver implements AutoCloseable {
     /** A received span with the resource it came under. */
-    record Received(Resource resource, Span span) {}
+    public record Received(Resource resource, Span span) {}
 
     private final HttpServer server;
     private final List<Received> spans = new ArrayList<>();
@@ -34,8 +35,10 @@ final class OtlpReceiver implements AutoCloseable {
     private volatile int failFirst;
     private volatile int failStatus = 503;
     private volatile long rejectPerRequest;
+    private final java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+    private volatile boolean holding;
 
-    OtlpReceiver() throws IOException {
+    public OtlpReceiver() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/v1/traces", ex -> {
             try (ex) {
@@ -44,6 +47,13 @@ final class OtlpReceiver implements AutoCloseable {
                     body = in.readAllBytes();
                 }
                 int n = requests.incrementAndGet();
+                if (holding) {
+                    try {
+                        held.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
                 if (n <= failFirst) {
                     ex.sendResponseHeaders(failStatus, -1);
                     return;
@@ -73,35 +83,48 @@ final class OtlpReceiver implements AutoCloseable {
     }
 
     /** Answers the first {@code n} requests with {@code status} (and drops their spans). */
-    OtlpReceiver failFirst(int n, int status) {
+    public OtlpReceiver failFirst(int n, int status) {
         failFirst = n;
         failStatus = status;
         return this;
     }
 
-    OtlpReceiver rejectPerRequest(long n) {
+    public OtlpReceiver rejectPerRequest(long n) {
         rejectPerRequest = n;
         return this;
     }
 
-    URI uri() {
+    /** Holds every request from now on, unanswered, until {@link #release()} (a receiver that has stalled). */
+    public OtlpReceiver hold() {
+        holding = true;
+        return this;
+    }
+
+    /** Answers the held requests and holds no more. */
+    public void release() {
+        holding = false;
+        held.countDown();
+    }
+
+    public URI uri() {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/v1/traces");
     }
 
-    synchronized List<Received> spans() {
+    public synchronized List<Received> spans() {
         return List.copyOf(spans);
     }
 
-    synchronized List<String> contentTypes() {
+    public synchronized List<String> contentTypes() {
         return List.copyOf(contentTypes);
     }
 
-    int requests() {
+    public int requests() {
         return requests.get();
     }
 
     @Override
     public void close() {
+        release();
         server.stop(0);
     }
 }

@@ -1,4 +1,4 @@
-package io.sonde.collector.metrics;
+package io.sonde.core.prometheus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

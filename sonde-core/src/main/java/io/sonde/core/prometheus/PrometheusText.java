@@ -1,4 +1,4 @@
-package io.sonde.collector.metrics;
+package io.sonde.core.prometheus;
 
 import java.math.BigDecimal;
 import java.util.regex.Pattern;

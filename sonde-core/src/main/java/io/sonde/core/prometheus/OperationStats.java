@@ -1,4 +1,4 @@
-package io.sonde.collector.metrics;
+package io.sonde.core.prometheus;
 
 import java.util.Arrays;
 
@@ -10,7 +10,7 @@ import java.util.Arrays;
  */
 public final class OperationStats {
     /** Upper bounds of the histogram's buckets, in nanoseconds (100 µs to 10 s; +Inf is implicit). */
-    static final long[] BOUNDS_NANOS = {
+    public static final long[] BOUNDS_NANOS = {
         100_000L, 250_000L, 500_000L, 1_000_000L, 2_500_000L, 5_000_000L, 10_000_000L, 25_000_000L, 50_000_000L,
         100_000_000L, 250_000_000L, 500_000_000L, 1_000_000_000L, 2_500_000_000L, 5_000_000_000L, 10_000_000_000L};
 
