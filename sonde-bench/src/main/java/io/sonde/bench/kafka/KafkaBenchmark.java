@@ -65,8 +65,9 @@ public final class KafkaBenchmark {
                 quick = true;
                 continue;
             }
+            String option = a.option(); // before value(), which moves past the option
             String v = a.value();
-            switch (a.option()) {
+            switch (option) {
                 case "--json" -> json = Path.of(v);
                 case "--dir" -> dir = Path.of(v);
                 case "--cache" -> cache = Path.of(v);
@@ -75,7 +76,7 @@ public final class KafkaBenchmark {
                 case "--agents" -> agents = (int) OptionArgs.parseLong("--agents", v, 1);
                 case "--partitions" -> partitions = (int) OptionArgs.parseLong("--partitions", v, 1);
                 case "--seconds" -> seconds = OptionArgs.parseLong("--seconds", v, 1);
-                default -> throw new IllegalArgumentException("unknown option '" + a.option()
+                default -> throw new IllegalArgumentException("unknown option '" + option
                         + "'; options: --quick --json F --seconds S --agents N --threads N --partitions N --bootstrap HOST:PORT --dir D --cache DIR");
             }
         }

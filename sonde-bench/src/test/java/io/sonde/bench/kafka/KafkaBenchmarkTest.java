@@ -32,7 +32,7 @@ class KafkaBenchmarkTest {
 
     @Test
     void badOptionsAreNamed() {
-        assertThatThrownBy(() -> KafkaBenchmark.main(new String[] {"--agents", "0"})).hasMessageContaining("--agents");
+        assertThatThrownBy(() -> KafkaBenchmark.main(new String[] {"--agents", "0"})).hasMessageContaining("--agents").hasMessageNotContaining("unknown option");
         assertThatThrownBy(() -> KafkaBenchmark.main(new String[] {"--nope"})).hasMessageContaining("--nope");
     }
 }
