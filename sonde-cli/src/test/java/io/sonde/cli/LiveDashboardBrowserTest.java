@@ -108,35 +108,8 @@ class LiveDashboardBrowserTest {
         browser.executeScript("window.scrollTo(0, 0)");
         screenshot("live");
 
-        // the probes page: a wrong token is refused and changes nothing
-        browser.get("about:blank");
-        browser.get(l.url() + "/#/probes");
-        WebElement token = waiting(90).until(ExpectedConditions.visibilityOfElementLocated(By.id("probes-token")));
-        assertThat(browser.findElement(By.id("probes-who")).getText()).contains(tokenFile.toString());
-        browser.findElement(By.id("probe-pattern")).sendKeys("*.tick");
-        token.sendKeys("not-the-token");
-        browser.findElement(By.id("probes-off")).click();
-        WebElement refused = waiting(60).until(ExpectedConditions.visibilityOfElementLocated(By.id("probes-refused")));
-        assertThat(refused.getText()).startsWith("token refused by " + address).contains("nothing was changed");
-        screenshot("probes-refused");
-        mark(1);
-        Thread.sleep(300);
-        mark(2);
-
-        // the right token switches the probe off: its records stop
-        token.clear();
-        token.sendKeys(Files.readString(tokenFile).strip());
-        browser.findElement(By.id("probes-off")).click();
-        WebElement ok = waiting(60).until(ExpectedConditions.visibilityOfElementLocated(By.id("probes-ok")));
-        assertThat(ok.getText()).isEqualTo("probes-off *.tick: 1 method probe(s) changed");
-        screenshot("probes");
-        Thread.sleep(1000); // in effect within a second
-        mark(3);
-        Thread.sleep(300);
-        mark(4);
-        app.send("stop");
-        app.awaitLine("done");
-        assertThat(app.awaitExit()).isZero();
+        // the probes page: a wrong token is refused and changes nothing; the right one switches the probe off
+        switchTicksOffFromTheProbesPage(l.url(), tokenFile, address, true);
 
         List<List<String>> between = AgentCommandsTest.betweenMarks(dir);
         assertThat(between.get(0)).as("before mark 1").contains("tick");
@@ -233,30 +206,7 @@ class LiveDashboardBrowserTest {
         waiting(60).withMessage(() -> "jvm/process/cpuTime stayed at " + cpu).until(d -> !valueOf("jvm/process/cpuTime").equals(cpu));
         screenshot("live-collector");
 
-        browser.get("about:blank");
-        browser.get(l.url() + "/#/probes");
-        WebElement typed = waiting(90).until(ExpectedConditions.visibilityOfElementLocated(By.id("probes-token")));
-        assertThat(browser.findElement(By.id("probes-who")).getText()).contains(token.toString());
-        browser.findElement(By.id("probe-pattern")).sendKeys("*.tick");
-        typed.sendKeys("not-the-token");
-        browser.findElement(By.id("probes-off")).click();
-        assertThat(waiting(60).until(ExpectedConditions.visibilityOfElementLocated(By.id("probes-refused"))).getText())
-                .startsWith("token refused by ").contains("nothing was changed");
-        mark(1);
-        Thread.sleep(300);
-        mark(2);
-        typed.clear();
-        typed.sendKeys(Files.readString(token).strip());
-        browser.findElement(By.id("probes-off")).click();
-        assertThat(waiting(60).until(ExpectedConditions.visibilityOfElementLocated(By.id("probes-ok"))).getText())
-                .isEqualTo("probes-off *.tick: 1 method probe(s) changed");
-        Thread.sleep(1000); // in effect within a second
-        mark(3);
-        Thread.sleep(300);
-        mark(4);
-        app.send("stop");
-        app.awaitLine("done");
-        assertThat(app.awaitExit()).isZero();
+        switchTicksOffFromTheProbesPage(l.url(), token, "", false);
 
         // the agent closed after its last frames were acknowledged, i.e. archived
         List<List<String>> between = AgentCommandsTest.betweenMarks(archive);
@@ -264,6 +214,41 @@ class LiveDashboardBrowserTest {
         assertThat(between.get(0)).as("before mark 1").contains("tick");
         assertThat(between.get(1)).as("between marks 1 and 2: the wrong token switched nothing").contains("tick");
         assertThat(between.get(3)).as("between marks 3 and 4: switched off from the collector's page").isEmpty();
+    }
+
+    /**
+     * On the probes page: {@code *.tick} switched off with a wrong token (refused by {@code refusedBy}:
+     * nothing changes), marks 1 and 2, then with the token of {@code tokenFile} (switched off), marks 3
+     * and 4; then the application stops. The log between the marks shows what each did.
+     */
+    private void switchTicksOffFromTheProbesPage(String url, Path tokenFile, String refusedBy, boolean screenshots) throws Exception {
+        browser.get("about:blank");
+        browser.get(url + "/#/probes");
+        WebElement token = waiting(90).until(ExpectedConditions.visibilityOfElementLocated(By.id("probes-token")));
+        assertThat(browser.findElement(By.id("probes-who")).getText()).contains(tokenFile.toString());
+        browser.findElement(By.id("probe-pattern")).sendKeys("*.tick");
+        token.sendKeys("not-the-token");
+        browser.findElement(By.id("probes-off")).click();
+        WebElement refused = waiting(60).until(ExpectedConditions.visibilityOfElementLocated(By.id("probes-refused")));
+        assertThat(refused.getText()).startsWith("token refused by " + refusedBy).contains("nothing was changed");
+        if (screenshots) screenshot("probes-refused");
+        mark(1);
+        Thread.sleep(300);
+        mark(2);
+
+        token.clear();
+        token.sendKeys(Files.readString(tokenFile).strip());
+        browser.findElement(By.id("probes-off")).click();
+        WebElement ok = waiting(60).until(ExpectedConditions.visibilityOfElementLocated(By.id("probes-ok")));
+        assertThat(ok.getText()).isEqualTo("probes-off *.tick: 1 method probe(s) changed");
+        if (screenshots) screenshot("probes");
+        Thread.sleep(1000); // in effect within a second
+        mark(3);
+        Thread.sleep(300);
+        mark(4);
+        app.send("stop");
+        app.awaitLine("done");
+        assertThat(app.awaitExit()).isZero();
     }
 
     private static Path ownerOnly(Path f, String content) throws java.io.IOException {
