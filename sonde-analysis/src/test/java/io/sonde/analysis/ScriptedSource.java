@@ -34,6 +34,12 @@ public final class ScriptedSource implements RecordSource {
         return this;
     }
 
+    /** A new frame whose header gives wall = mono + {@code wallOffset}. */
+    public ScriptedSource frame(long wallOffset) {
+        steps.add(h -> h.onFrame(0, wallOffset, 0));
+        return this;
+    }
+
     public ScriptedSource probe(int id, String name) {
         steps.add(h -> h.onProbeDef(0, id, name, "()V"));
         return this;

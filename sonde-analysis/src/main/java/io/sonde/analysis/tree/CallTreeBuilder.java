@@ -174,7 +174,7 @@ public final class CallTreeBuilder implements RecordHandler {
 
     @Override
     public void onFrame(int agent, long wallNanos, long monoNanos) {
-        agent(agent).wallOffset = wallNanos - monoNanos;
+        agent(agent).frameClocks(wallNanos - monoNanos);
     }
 
     @Override
@@ -515,6 +515,13 @@ public final class CallTreeBuilder implements RecordHandler {
         return t;
     }
 
+    /**
+     * A change of the wall-minus-monotonic offset larger than this is a wall-clock step and is followed; smaller ones
+     * are sampling jitter (µs) and ignored. Chosen, not tuned: far above the jitter, and a clock slewed at NTP's
+     * 500 ppm limit needs 2 s to drift this far.
+     */
+    static final long WALL_CLOCK_STEP_NANOS = 1_000_000;
+
     /** Probe ids below this are kept in an array (at most this many entries); larger ones in a map. */
     static final int DENSE_PROBE_IDS = 1 << 16;
 
@@ -530,9 +537,23 @@ public final class CallTreeBuilder implements RecordHandler {
         final Map<Long, ThreadState> threads = new HashMap<>();
         final Map<Integer, String> eventNames = new HashMap<>();
         long wallOffset;
+        private boolean offsetKnown;
 
         AgentState(AgentInfo info) {
             this.info = info;
+        }
+
+        /**
+         * A frame header samples the wall and the monotonic clock one after the other, so their difference jitters by
+         * a few hundred ns from frame to frame. Converting each record with its own frame's offset could start a child
+         * before its parent; times in one agent follow the monotonic clock instead, and the offset moves only when the
+         * wall clock was stepped (NTP, an operator) by more than {@link #WALL_CLOCK_STEP_NANOS}.
+         */
+        void frameClocks(long offset) {
+            if (!offsetKnown || Math.abs(offset - wallOffset) > WALL_CLOCK_STEP_NANOS) {
+                wallOffset = offset;
+                offsetKnown = true;
+            }
         }
 
         void defineProbe(int probeId, Operation op) {

@@ -42,6 +42,27 @@ class CallTreeBuilderTest {
         assertThat(r.trees().get(0).nodes()).extracting(n -> n.operation().name()).containsExactly("Crafted.huge", "Crafted.highBit");
     }
 
+    /**
+     * Each frame header samples the two clocks a few hundred ns apart. A child recorded in a later frame whose offset
+     * came out 490 ns lower must still start after its parent (an OTLP export of a real run showed exactly that), while
+     * a wall-clock step of a second is followed.
+     */
+    @Test
+    void clockSamplingJitterBetweenFramesNeverStartsAChildBeforeItsParentButAClockStepIsFollowed() {
+        long off = ScriptedSource.WALL_OFFSET;
+        ScriptedSource s = new ScriptedSource().probe(1, "A.parent").probe(2, "A.child").thread(TID, "t")
+                .trace(TID, 1).enter(TID, 1, 1000)
+                .frame(off - 490).enter(TID, 2, 1200).exit(TID, 2, 1300)
+                .frame(off + 300).exit(TID, 1, 1400)
+                .frame(off + 1_000_000_000L).trace(TID, 2).enter(TID, 1, 5000).exit(TID, 1, 6000);
+        AnalysisResult r = analyse(s, new AnalysisOptions());
+        assertThat(r.trees()).hasSize(2);
+        List<TreeNode> first = r.trees().get(0).nodes();
+        assertThat(first.get(0).startWallNanos()).isEqualTo(off + 1000);
+        assertThat(first.get(1).startWallNanos()).isEqualTo(off + 1200);
+        assertThat(r.trees().get(1).nodes().get(0).startWallNanos()).isEqualTo(off + 1_000_000_000L + 5000);
+    }
+
     private static AnalysisResult analyse(ScriptedSource s, AnalysisOptions o) {
         return Analyzer.run(s, o);
     }
