@@ -21,6 +21,9 @@ final class Agents {
         settings.put("frame.bytes", "4096"); // small frames: many records on the topic
         settings.put("flush.interval.ms", "5");
         settings.put("policy", "block-forever");
+        // close() waits for the last sends' acknowledgements; on a loaded machine Kafka's can take longer than the default
+        // 10 s, after which the writer thread is interrupted and the producer closed forcefully, aborting what was in flight
+        settings.put("shutdown.timeout.ms", "90000");
         settings.putAll(writer);
         Monitor m = MonitorAccess.start(SondeConfig.of(settings));
         try {
