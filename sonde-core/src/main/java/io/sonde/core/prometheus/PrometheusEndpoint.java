@@ -80,11 +80,21 @@ public final class PrometheusEndpoint implements AutoCloseable {
         } catch (IOException ignored) {
             // closing a listening socket: nothing else to do
         }
+        // close() returns while a thread blocked in accept() still holds the listening socket in the kernel; waiting for
+        // it (at most one scrape's read timeout) makes the port closed when this returns
+        if (Thread.currentThread() != thread) {
+            try {
+                thread.join(2L * READ_TIMEOUT_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     private void serve() {
         while (!server.isClosed()) {
             try (Socket c = server.accept()) {
+                if (server.isClosed()) return; // came in while close() waited for this thread
                 c.setSoTimeout(READ_TIMEOUT_MILLIS);
                 answer(c);
             } catch (SocketException e) {

@@ -12,7 +12,8 @@ import io.sonde.observer.ObserverClient;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
+import java.net.ConnectException;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -82,17 +83,29 @@ class ObserveStartupTest {
                 assertThat(c.get("jvm/threads/count")).hasSize(1);
             }
         }
-        // The listener is gone once close() returns: its port can be bound again at once. (Connecting to it instead
-        // was flaky: Linux may give the client the just-freed port as its own and connect the socket to itself.)
-        try (ServerSocket again = new ServerSocket()) {
-            again.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
-            assertThat(again.getLocalPort()).isEqualTo(port);
-        }
+        assertThat(nothingListensOn(port)).as("the endpoint closed with the monitor").isTrue();
         try (Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "discard")))) {
             assertThat(m.observePort()).isEqualTo(-1);
         }
         assertThatThrownBy(() -> SondeConfig.of(Map.of("observe", "yes"))).isInstanceOf(ConfigException.class)
                 .hasMessageContaining("must be one of off, on");
         assertThatThrownBy(() -> SondeConfig.of(Map.of("observe.port", "70000"))).isInstanceOf(ConfigException.class);
+    }
+
+    /**
+     * Whether a connection to {@code port} on the loopback address is refused. A bind of the freed port is no test (a
+     * client socket in TIME_WAIT may hold it), and Linux can give a client the freed port as its own ephemeral port
+     * and connect the socket to itself: such a connection is not a listener and is tried again.
+     */
+    private static boolean nothingListensOn(int port) throws IOException {
+        for (int attempt = 0; attempt < 5; attempt++) {
+            try (Socket s = new Socket()) {
+                s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 10_000);
+                if (s.getLocalPort() != port) return false;
+            } catch (ConnectException refused) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -30,8 +30,10 @@ public final class WebSocketServer implements AutoCloseable {
     private final WebSocketHandler handler;
     private final Set<WebSocketConnection> open = ConcurrentHashMap.newKeySet();
     private final AtomicInteger threads = new AtomicInteger();
+    private final Thread acceptor = new Thread(this::accept, "sonde-websocket-accept");
 
     private WebSocketServer(ServerSocket server, String path, Predicate<WebSocketHandshake.Request> originAllowed, WebSocketHandler handler) {
+        acceptor.setDaemon(true);
         this.server = server;
         this.path = path;
         this.originAllowed = originAllowed;
@@ -54,9 +56,7 @@ public final class WebSocketServer implements AutoCloseable {
             throw new IOException("cannot listen on " + address.getHostString() + ":" + address.getPort() + ": " + e.getMessage(), e);
         }
         WebSocketServer ws = new WebSocketServer(s, path, originAllowed, handler);
-        Thread acceptor = new Thread(ws::accept, "sonde-websocket-accept");
-        acceptor.setDaemon(true);
-        acceptor.start();
+        ws.acceptor.start();
         return ws;
     }
 
@@ -76,6 +76,10 @@ public final class WebSocketServer implements AutoCloseable {
                 socket = server.accept();
             } catch (IOException e) {
                 return; // closed
+            }
+            if (server.isClosed()) {
+                closeQuietly(socket); // came in while close() waited for this thread
+                return;
             }
             Thread t = new Thread(() -> serve(socket), "sonde-websocket-" + threads.incrementAndGet());
             t.setDaemon(true);
@@ -138,6 +142,15 @@ public final class WebSocketServer implements AutoCloseable {
             server.close();
         } catch (IOException e) {
             // nothing to do
+        }
+        // close() returns while a thread blocked in accept() still holds the listening socket in the kernel: wait for it,
+        // so the port is closed when this returns
+        if (Thread.currentThread() != acceptor) {
+            try {
+                acceptor.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
         for (WebSocketConnection c : open) {
             c.close(1001, "dashboard stopping");

@@ -31,6 +31,9 @@ public final class ObserveServer implements ObserveService {
 
     private final LiveTree tree;
     private final byte[] token;
+    /** How long close() waits for the accepting thread to leave accept(); it is signalled, so this bounds a stall only. */
+    private static final long ACCEPTOR_EXIT_MILLIS = 10_000;
+
     private final ServerSocket server;
     private final Thread acceptor;
     private final UUID endpointId = UUID.randomUUID();
@@ -99,6 +102,10 @@ public final class ObserveServer implements ObserveService {
         while (!closed) {
             try {
                 Socket s = server.accept();
+                if (closed) {
+                    s.close(); // came in while close() waited for this thread
+                    return;
+                }
                 ObserveConnection c = new ObserveConnection(this, s);
                 connections.add(c);
                 c.start();
@@ -165,6 +172,16 @@ public final class ObserveServer implements ObserveService {
             server.close();
         } catch (IOException ignored) {
             // closing anyway
+        }
+        // The JDK's close() returns while a thread blocked in accept() still holds the listening socket in the kernel
+        // (until it is scheduled and leaves the call), so a connection could still be accepted after close() returned:
+        // wait for the acceptor, so the port is closed when this returns.
+        if (Thread.currentThread() != acceptor) {
+            try {
+                acceptor.join(ACCEPTOR_EXIT_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
         for (ObserveConnection c : connections) c.close();
     }
