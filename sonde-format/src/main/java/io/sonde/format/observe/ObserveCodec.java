@@ -219,7 +219,7 @@ public final class ObserveCodec {
         int total = r.u32();
         int offset = r.u32();
         int n = r.u32();
-        if (total < 0 || offset < 0 || n < 0 || (long) offset + n > total) {
+        if (total < 0 || offset < 0 || n < 0 || (n > 0 && (long) offset + n > total)) { // an empty page may lie beyond the matches
             throw new MalformedMessageException("PROBE_LISTING: offset " + Integer.toUnsignedString(offset) + " and "
                     + Integer.toUnsignedString(n) + " probes do not fit in a total of " + Integer.toUnsignedString(total));
         }

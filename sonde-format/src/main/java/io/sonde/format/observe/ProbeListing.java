@@ -12,6 +12,10 @@ import java.util.List;
 public record ProbeListing(int total, int offset, List<ProbeInfo> probes) {
     public ProbeListing {
         probes = List.copyOf(probes);
+        if (total < 0 || offset < 0 || (!probes.isEmpty() && (long) offset + probes.size() > total)) {
+            throw new IllegalArgumentException("a page of " + probes.size() + " probes from offset " + offset + " does not fit in "
+                    + total + " matches");
+        }
     }
 
     /** True when matches follow this page: ask again from {@link #nextOffset()}. */
