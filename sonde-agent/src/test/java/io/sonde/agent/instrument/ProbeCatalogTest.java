@@ -63,4 +63,20 @@ class ProbeCatalogTest {
         assertThat(c.isEnabled(other)).isTrue();
         assertThat(c.size()).isEqualTo(3);
     }
+
+    @Test
+    void theLastMatchingRuleSaysWhoSetAProbesState() {
+        ProbeCatalog c = new ProbeCatalog(new FakeRegistry());
+        c.probeFor("com.acme.Shop.price", "(I)I");
+        assertThat(c.lastSwitch("com.acme.Shop.price")).as("no rule: as configured").isNull();
+        c.switchMatching("*", false, ProbeCatalog.Origin.CONFIGURATION, "probes=off");
+        c.switchMatching("com.acme.*", true);
+        c.switchMatching("com.acme.Shop.price", false, ProbeCatalog.Origin.BUDGET, "over budget");
+        assertThat(c.lastSwitch("com.acme.Shop.price").origin()).isEqualTo(ProbeCatalog.Origin.BUDGET);
+        assertThat(c.lastSwitch("com.acme.Shop.price").why()).isEqualTo("over budget");
+        ProbeCatalog.SwitchRule cart = c.lastSwitch("com.acme.Cart.total");
+        assertThat(cart.origin()).isEqualTo(ProbeCatalog.Origin.OPERATOR);
+        assertThat(cart.why()).isEqualTo("switched on at run time by pattern 'com.acme.*'");
+        assertThat(c.lastSwitch("org.x.Y.run").origin()).isEqualTo(ProbeCatalog.Origin.CONFIGURATION);
+    }
 }
