@@ -2,35 +2,14 @@ package io.sonde.agent.jmx;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sonde.agent.instrument.FakeProbeRegistry;
 import io.sonde.agent.instrument.ProbeCatalog;
 import io.sonde.api.live.ProbeSwitch;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The listing observers get (PROBE_LIST): pages of the catalogue with each probe's state and who set it. */
 class ProbesControlListTest {
-
-    /** A registry like the core's: ids from 1, new probes on. */
-    static final class Registry implements ProbeCatalog.Registry {
-        final List<Boolean> on = new ArrayList<>();
-
-        @Override
-        public int register(String name, String signature) {
-            on.add(true);
-            return on.size();
-        }
-
-        @Override
-        public void setEnabled(int id, boolean enabled) {
-            on.set(id - 1, enabled);
-        }
-
-        @Override
-        public boolean isEnabled(int id) {
-            return on.get(id - 1);
-        }
-    }
 
     static ProbesControl control(ProbeCatalog catalog) {
         return new ProbesControl(catalog, () -> 0, () -> new String[0], List.of(), "monitoring");
@@ -38,7 +17,7 @@ class ProbesControlListTest {
 
     @Test
     void pagesFollowTheWeavingOrderAndSayWhoSetEachState() {
-        ProbeCatalog catalog = new ProbeCatalog(new Registry());
+        ProbeCatalog catalog = new ProbeCatalog(new FakeProbeRegistry());
         for (int i = 0; i < 25; i++) catalog.probeFor("com.shop.C" + i + ".m", "()V");
         catalog.probeFor("org.other.X.run", "(I)V");
         ProbesControl probes = control(catalog);
@@ -76,7 +55,7 @@ class ProbesControlListTest {
 
     @Test
     void probesOffByTheAgentsOptionsAreListedAsConfigured() {
-        ProbeCatalog catalog = new ProbeCatalog(new Registry());
+        ProbeCatalog catalog = new ProbeCatalog(new FakeProbeRegistry());
         catalog.switchMatching("*", false, ProbeCatalog.Origin.CONFIGURATION, "off by the agent's options (probes=off)");
         catalog.probeFor("com.shop.Cart.add", "(I)V");
         ProbeSwitch.Probe p = control(catalog).list("*", 0, 10).probes().get(0);
