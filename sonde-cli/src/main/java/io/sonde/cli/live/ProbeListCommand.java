@@ -57,6 +57,7 @@ public final class ProbeListCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (limit < 0 || offset < 0) throw new UsageError("--limit and --offset must be 0 or more");
+        if (all && offset != 0) throw new UsageError("--all lists from the first probe: leave out --offset");
         if (pattern.isBlank()) throw new UsageError("PATTERN: give a probe name pattern, or none for every probe");
         ObserveAddress a = ObserveAddress.parse(target, false);
         ProbeListing listing;
