@@ -85,7 +85,8 @@ public final class AgentRuntime {
         AgentOptions o = parsed.options();
         ProbeCatalog catalog = new ProbeCatalog(CoreBinding.registry());
         if (!o.probesOn()) {
-            catalog.switchMatching("*", false); // a switch rule: every probe woven from now on starts off
+            // a switch rule: every probe woven from now on starts off
+            catalog.switchMatching("*", false, ProbeCatalog.Origin.CONFIGURATION, "off by the agent's options (probes=off)");
         }
         ClassFileLocator agentClasses = agentClasses(agentJar);
         WeaveStats stats = new WeaveStats(o.weaveStats());

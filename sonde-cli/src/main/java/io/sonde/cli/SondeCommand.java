@@ -2,6 +2,7 @@ package io.sonde.cli;
 
 import io.sonde.cli.live.GetCommand;
 import io.sonde.cli.live.LsCommand;
+import io.sonde.cli.live.ProbeListCommand;
 import io.sonde.cli.live.SensorSwitchCommand;
 import io.sonde.cli.live.WatchCommand;
 import io.sonde.core.config.ConfigException;
@@ -42,7 +43,7 @@ import picocli.CommandLine.Command;
             ValidateModelCommand.class,
             AttachCommand.class, ProbesCommand.class,
             LsCommand.class, GetCommand.class, WatchCommand.class,
-            SensorSwitchCommand.Suspend.class, SensorSwitchCommand.Resume.class,
+            SensorSwitchCommand.Suspend.class, SensorSwitchCommand.Resume.class, ProbeListCommand.class,
             LabCommand.class, PredictCommand.class,
             DashboardCommand.class,
         })

@@ -242,4 +242,16 @@ class LiveCommandsTest {
             assertThat(lines(r[2])).hasSize(1);
         }
     }
+
+    @Test
+    void lsProbesWithoutAnAgentSaysWhyAndItsBadOptionsAreUsageErrors() {
+        Object[] none = sonde("ls-probes", address, "--token-file", token);
+        assertThat(none[0]).as("%s", none[2]).isEqualTo(1);
+        assertThat(lines(none[2])).hasSize(1);
+        assertThat((String) none[2]).contains(address + " has no method probes to list (no Sonde agent in that process)");
+        assertThat(sonde("ls-probes", address, "--token-file", token, "--limit", "-1")[0]).isEqualTo(2);
+        assertThat(sonde("ls-probes", address, "--token-file", token, "--all", "--offset", "3")[0]).isEqualTo(2);
+        assertThat(sonde("ls-probes", address, " ", "--token-file", token)[0]).isEqualTo(2);
+        assertThat(sonde("ls-probes", address + "/shop", "--token-file", token)[0]).as("a path is not a probe pattern").isEqualTo(2);
+    }
 }

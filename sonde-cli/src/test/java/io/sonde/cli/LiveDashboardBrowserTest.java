@@ -36,6 +36,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 class LiveDashboardBrowserTest {
     private static final Pattern ENDPOINT = Pattern.compile("sonde-agent: observe endpoint on (127\\.0\\.0\\.1:\\d+), token in (\\S+)");
     private static final String APP = "io.sonde.cli.testapp.LoopApp";
+    private static final String TICK = APP + "$Ticker.tick";
+    private static final String MARK = APP + "$Ticker.mark";
 
     @TempDir
     Path dir;
@@ -217,8 +219,10 @@ class LiveDashboardBrowserTest {
     }
 
     /**
-     * On the probes page: {@code *.tick} switched off with a wrong token (refused by {@code refusedBy}:
-     * nothing changes), marks 1 and 2, then with the token of {@code tokenFile} (switched off), marks 3
+     * On the probes page: the list shows the agent's real probes ({@code Ticker.tick} and
+     * {@code Ticker.mark}, on, as configured); {@code *.tick} switched off with a wrong token (refused
+     * by {@code refusedBy}: nothing changes, the list still shows it on), marks 1 and 2, then with the
+     * token of {@code tokenFile} (switched off: the list shows it off, switched at run time), marks 3
      * and 4; then the application stops. The log between the marks shows what each did.
      */
     private void switchTicksOffFromTheProbesPage(String url, Path tokenFile, String refusedBy, boolean screenshots) throws Exception {
@@ -226,12 +230,17 @@ class LiveDashboardBrowserTest {
         browser.get(url + "/#/probes");
         WebElement token = waiting(90).until(ExpectedConditions.visibilityOfElementLocated(By.id("probes-token")));
         assertThat(browser.findElement(By.id("probes-who")).getText()).contains(tokenFile.toString());
+        waiting(60).until(d -> "on".equals(probeField(TICK, "state")));
+        assertThat(probeField(TICK, "origin")).isEqualTo("configured");
+        assertThat(probeField(MARK, "state")).isEqualTo("on");
+        assertThat(browser.findElement(By.id("probe-list-state")).getText()).isEqualTo("1–2 of 2 probe(s) matching *.");
         browser.findElement(By.id("probe-pattern")).sendKeys("*.tick");
         token.sendKeys("not-the-token");
         browser.findElement(By.id("probes-off")).click();
         WebElement refused = waiting(60).until(ExpectedConditions.visibilityOfElementLocated(By.id("probes-refused")));
         assertThat(refused.getText()).startsWith("token refused by " + refusedBy).contains("nothing was changed");
         if (screenshots) screenshot("probes-refused");
+        assertThat(probeField(TICK, "state")).as("the wrong token switched nothing").isEqualTo("on");
         mark(1);
         Thread.sleep(300);
         mark(2);
@@ -241,6 +250,10 @@ class LiveDashboardBrowserTest {
         browser.findElement(By.id("probes-off")).click();
         WebElement ok = waiting(60).until(ExpectedConditions.visibilityOfElementLocated(By.id("probes-ok")));
         assertThat(ok.getText()).isEqualTo("probes-off *.tick: 1 method probe(s) changed");
+        waiting(60).until(d -> "off".equals(probeField(TICK, "state")));
+        assertThat(probeField(TICK, "origin")).isEqualTo("switched");
+        assertThat(probeField(TICK, "detail")).isEqualTo("switched off at run time by pattern '*.tick'");
+        assertThat(probeField(MARK, "state")).as("only the matching probe").isEqualTo("on");
         if (screenshots) screenshot("probes");
         Thread.sleep(1000); // in effect within a second
         mark(3);
@@ -249,6 +262,19 @@ class LiveDashboardBrowserTest {
         app.send("stop");
         app.awaitLine("done");
         assertThat(app.awaitExit()).isZero();
+    }
+
+    /**
+     * A field (state, origin, detail) of a probe in the probes page's list, or null while the list
+     * does not show that probe; a list redrawn while read counts as not shown yet.
+     */
+    private String probeField(String name, String field) {
+        try {
+            List<WebElement> cells = browser.findElements(By.cssSelector("#probe-list tr[data-name='" + name + "'] td[data-field=" + field + "]"));
+            return cells.isEmpty() ? null : cells.get(0).getText();
+        } catch (StaleElementReferenceException e) {
+            return null;
+        }
     }
 
     private static Path ownerOnly(Path f, String content) throws java.io.IOException {

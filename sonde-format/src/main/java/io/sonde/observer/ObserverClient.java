@@ -10,6 +10,7 @@ import io.sonde.format.observe.ObserveCodec;
 import io.sonde.format.observe.ObserveProtocol;
 import io.sonde.format.observe.ObservedEvent;
 import io.sonde.format.observe.PayloadReader;
+import io.sonde.format.observe.ProbeListing;
 import io.sonde.format.observe.SubscriptionInfo;
 import io.sonde.format.stream.TlsSockets;
 import java.io.BufferedOutputStream;
@@ -221,6 +222,32 @@ public final class ObserverClient implements AutoCloseable {
      */
     public int disableProbes(String pattern) throws IOException {
         return (int) okResult(request((w, req) -> ObserveCodec.patternRequest(w, ObserveProtocol.PROBES_OFF, req, pattern), ObserveProtocol.OK));
+    }
+
+    /**
+     * One page of the observed process's method probes whose names ({@code <binary class
+     * name>.<method name>}) match {@code pattern} (the agent's {@code include} wildcards): each with
+     * its id, signature, on or off, and who set that state and why (configuration, a run-time switch,
+     * the overhead budget). The page holds the matches from the {@code offset}-th on (from 0), at
+     * most {@code limit} and at most {@link ObserveProtocol#MAX_PROBE_PAGE}; {@link
+     * ProbeListing#truncated()} says whether more follow, {@link ProbeListing#total()} how many match.
+     * A limit of 0 asks for the count only. Protocol version 3.
+     *
+     * <pre>{@code
+     * for (ProbeListing page = c.probes("com.shop.*", 0, 500); ; page = c.probes("com.shop.*", page.nextOffset(), 500)) {
+     *     page.probes().forEach(p -> System.out.println((p.on() ? "on  " : "off ") + p.name() + p.signature()));
+     *     if (!page.truncated()) break;
+     * }
+     * }</pre>
+     *
+     * @throws ObserveException without a Sonde agent in the observed process, code {@link
+     *     ObserveProtocol#ERR_UNAVAILABLE}; an empty pattern, {@link ObserveProtocol#ERR_BAD_ARGUMENT}; an
+     *     endpoint of protocol version 2 refuses this client's HELLO already ({@link ObserveProtocol#ERR_VERSION})
+     */
+    public ProbeListing probes(String pattern, int offset, int limit) throws IOException {
+        if (offset < 0 || limit < 0) throw new IllegalArgumentException("probes: offset " + offset + " and limit " + limit + " must be >= 0");
+        PayloadReader r = request((w, req) -> ObserveCodec.probeList(w, req, pattern, offset, limit), ObserveProtocol.PROBE_LISTING);
+        return ObserveCodec.readProbeListing(r);
     }
 
     /** The subscriptions of this connection, or ({@code allConnections}) of every connection of the endpoint. */

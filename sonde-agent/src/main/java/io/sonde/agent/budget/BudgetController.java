@@ -182,10 +182,11 @@ public final class BudgetController implements Runnable {
         double overhead = overheadPercent;
         List<String> names = new ArrayList<>();
         for (ProbeLoad p : off) {
-            catalog.switchMatching(p.name(), false);
             Switch s = new Switch(p.name(), p.executions(), 100 * p.costNanos() / executions, p.meanNanos(), p.meanDepth(), overhead);
+            String reason = reason(s);
+            catalog.switchMatching(p.name(), false, ProbeCatalog.Origin.BUDGET, "switched off by the overhead budget: " + reason);
             switched.add(s);
-            record(s);
+            record(s, reason);
             names.add(p.name());
         }
         settling = true;
@@ -222,12 +223,16 @@ public final class BudgetController implements Runnable {
         return now[id] - (id < before.length ? before[id] : 0);
     }
 
-    /** The switch as an event in the log (this thread's own ring). */
-    private void record(Switch s) {
-        String reason = String.format(Locale.ROOT, "over budget: monitoring cost %.1f %% of the application's CPU time,"
+    /** Why the budget switched {@code s} off, with its figures (the event's reason, and the probe listing's detail). */
+    private String reason(Switch s) {
+        return String.format(Locale.ROOT, "over budget: monitoring cost %.1f %% of the application's CPU time,"
                 + " budget %s %%; this probe: %d executions in %d ms, %.1f %% of the cost, mean %s, depth %.1f", s.overhead(),
                 trim(settings.percent()), s.executions(), settings.intervalMillis(), s.share(),
                 s.meanNanos() < 0 ? "not completed" : Math.round(s.meanNanos()) + " ns", s.depth());
+    }
+
+    /** The switch as an event in the log (this thread's own ring). */
+    private void record(Switch s, String reason) {
         events.events().begin(eventType, TYPES, eventBytes, System.nanoTime())
                 .putString(pipeline.registry().string(s.probe()))
                 .putString(pipeline.registry().string(reason))

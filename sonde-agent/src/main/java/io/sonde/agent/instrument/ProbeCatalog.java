@@ -32,7 +32,21 @@ public final class ProbeCatalog {
         boolean isEnabled(int id);
     }
 
-    private record SwitchRule(Glob glob, boolean enabled) {}
+    /**
+     * A switch by pattern, kept so that probes woven later follow it and so that a listing can say
+     * who set a probe's state ({@code origin}) and why, in words.
+     */
+    public record SwitchRule(Glob glob, String pattern, boolean enabled, Origin origin, String why) {}
+
+    /** Who made a switch rule. */
+    public enum Origin {
+        /** The agent's options at start ({@code probes=off}). */
+        CONFIGURATION,
+        /** An operator at run time: the MBean, or an observer through the observe endpoint. */
+        OPERATOR,
+        /** The overhead budget. */
+        BUDGET
+    }
 
     private final Registry registry;
     private final Map<String, Probe> byKey = new ConcurrentHashMap<>();
@@ -74,10 +88,19 @@ public final class ProbeCatalog {
         }
     }
 
-    /** Switches every probe whose name matches; returns how many changed state. */
-    public synchronized int switchMatching(String pattern, boolean enabled) {
+    /** Switches every probe whose name matches (an operator's switch); returns how many changed state. */
+    public int switchMatching(String pattern, boolean enabled) {
+        return switchMatching(pattern, enabled, Origin.OPERATOR,
+                "switched " + (enabled ? "on" : "off") + " at run time by pattern '" + pattern + "'");
+    }
+
+    /**
+     * Switches every probe whose name matches; returns how many changed state. {@code origin} and
+     * {@code why} are what a probe listing shows for the probes whose state this rule set.
+     */
+    public synchronized int switchMatching(String pattern, boolean enabled, Origin origin, String why) {
         Glob g = Glob.of(pattern);
-        switchRules.add(new SwitchRule(g, enabled));
+        switchRules.add(new SwitchRule(g, pattern, enabled, origin, why));
         int changed = 0;
         for (Probe p : inOrder) {
             if (g.matches(p.name()) && registry.isEnabled(p.id()) != enabled) {
@@ -98,6 +121,15 @@ public final class ProbeCatalog {
             }
         }
         return out;
+    }
+
+    /** The last run-time switch whose pattern matches {@code name} (what set its state), or null: as configured. */
+    public SwitchRule lastSwitch(String name) {
+        for (int i = switchRules.size() - 1; i >= 0; i--) {
+            SwitchRule r = switchRules.get(i);
+            if (r.glob().matches(name)) return r;
+        }
+        return null;
     }
 
     /** True when the probe is on. */

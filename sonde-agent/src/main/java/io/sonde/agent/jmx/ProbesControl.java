@@ -5,6 +5,7 @@ import io.sonde.api.live.ProbeSwitch;
 import io.sonde.core.control.LoopbackConnector;
 import io.sonde.core.control.ProbeControlMBean;
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
@@ -72,6 +73,33 @@ public final class ProbesControl implements ProbeControlMBean, ProbeSwitch {
         return catalog.matching(pattern).stream()
                 .map(p -> (catalog.isEnabled(p.id()) ? "on  " : "off ") + p.id() + " " + p.name() + " " + p.signature())
                 .toArray(String[]::new);
+    }
+
+    /**
+     * One page of the probes matching {@code pattern} for an observer's PROBE_LIST: on or off, and
+     * who set that state (the last switch rule whose pattern matches the probe's name: the agent's
+     * options, the budget or an operator; none: as configured). The page is cut from one snapshot of the
+     * catalogue; only the page's probes are looked up in the switch rules.
+     */
+    @Override
+    public Page list(String pattern, int offset, int limit) {
+        if (catalog == null) {
+            return new Page(0, offset, List.of());
+        }
+        List<ProbeCatalog.Probe> matching = catalog.matching(pattern);
+        int from = Math.min(offset, matching.size());
+        int to = (int) Math.min(matching.size(), (long) from + limit);
+        List<Probe> page = new ArrayList<>(to - from);
+        for (ProbeCatalog.Probe p : matching.subList(from, to)) {
+            ProbeCatalog.SwitchRule rule = catalog.lastSwitch(p.name());
+            Origin origin = rule == null ? Origin.CONFIGURED : switch (rule.origin()) {
+                case CONFIGURATION -> Origin.CONFIGURED;
+                case BUDGET -> Origin.BUDGET;
+                case OPERATOR -> Origin.SWITCHED;
+            };
+            page.add(new Probe(p.id(), p.name(), p.signature(), catalog.isEnabled(p.id()), origin, rule == null ? "" : rule.why()));
+        }
+        return new Page(matching.size(), offset, page);
     }
 
     @Override

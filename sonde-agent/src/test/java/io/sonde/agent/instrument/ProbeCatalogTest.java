@@ -2,38 +2,14 @@ package io.sonde.agent.instrument;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ProbeCatalogTest {
 
-    /** A registry like the core's: ids from 1, new probes on. */
-    static final class FakeRegistry implements ProbeCatalog.Registry {
-        final List<String> names = new ArrayList<>();
-        final List<Boolean> on = new ArrayList<>();
-
-        @Override
-        public int register(String name, String signature) {
-            names.add(name + signature);
-            on.add(true);
-            return names.size();
-        }
-
-        @Override
-        public void setEnabled(int id, boolean enabled) {
-            on.set(id - 1, enabled);
-        }
-
-        @Override
-        public boolean isEnabled(int id) {
-            return on.get(id - 1);
-        }
-    }
-
     @Test
     void sameMethodSameIdAndSwitchesByPattern() {
-        FakeRegistry reg = new FakeRegistry();
+        FakeProbeRegistry reg = new FakeProbeRegistry();
         ProbeCatalog c = new ProbeCatalog(reg);
         int a = c.probeFor("com.acme.Shop.price", "(I)I");
         assertThat(c.probeFor("com.acme.Shop.price", "(I)I")).isEqualTo(a); // enter and exit advice both ask
@@ -51,7 +27,7 @@ class ProbeCatalogTest {
 
     @Test
     void probesOfClassesLoadedLaterFollowTheLastMatchingSwitch() {
-        FakeRegistry reg = new FakeRegistry();
+        FakeProbeRegistry reg = new FakeProbeRegistry();
         ProbeCatalog c = new ProbeCatalog(reg);
         c.switchMatching("com.acme.*", false);
         c.switchMatching("com.acme.Shop.*", true);
@@ -62,5 +38,21 @@ class ProbeCatalogTest {
         assertThat(c.isEnabled(shop)).isTrue();
         assertThat(c.isEnabled(other)).isTrue();
         assertThat(c.size()).isEqualTo(3);
+    }
+
+    @Test
+    void theLastMatchingRuleSaysWhoSetAProbesState() {
+        ProbeCatalog c = new ProbeCatalog(new FakeProbeRegistry());
+        c.probeFor("com.acme.Shop.price", "(I)I");
+        assertThat(c.lastSwitch("com.acme.Shop.price")).as("no rule: as configured").isNull();
+        c.switchMatching("*", false, ProbeCatalog.Origin.CONFIGURATION, "probes=off");
+        c.switchMatching("com.acme.*", true);
+        c.switchMatching("com.acme.Shop.price", false, ProbeCatalog.Origin.BUDGET, "over budget");
+        assertThat(c.lastSwitch("com.acme.Shop.price").origin()).isEqualTo(ProbeCatalog.Origin.BUDGET);
+        assertThat(c.lastSwitch("com.acme.Shop.price").why()).isEqualTo("over budget");
+        ProbeCatalog.SwitchRule cart = c.lastSwitch("com.acme.Cart.total");
+        assertThat(cart.origin()).isEqualTo(ProbeCatalog.Origin.OPERATOR);
+        assertThat(cart.why()).isEqualTo("switched on at run time by pattern 'com.acme.*'");
+        assertThat(c.lastSwitch("org.x.Y.run").origin()).isEqualTo(ProbeCatalog.Origin.CONFIGURATION);
     }
 }

@@ -10,6 +10,7 @@ import io.sonde.api.internal.MonitorAccess;
 import io.sonde.api.live.LongSensor;
 import io.sonde.api.live.MonitoredObject;
 import io.sonde.api.live.ObserveOptions;
+import io.sonde.api.live.ProbeSwitch;
 import io.sonde.collector.Collector;
 import io.sonde.collector.envelope.StreamInfo;
 import io.sonde.collector.handler.HandlerSet;
@@ -26,6 +27,8 @@ import io.sonde.format.observe.AttributeReading;
 import io.sonde.format.observe.DeliveryQos;
 import io.sonde.format.observe.ObservedEvent;
 import io.sonde.format.observe.ObserveProtocol;
+import io.sonde.format.observe.ProbeInfo;
+import io.sonde.format.observe.ProbeListing;
 import io.sonde.format.stream.ObserveEndpoint;
 import io.sonde.observer.ObserveException;
 import io.sonde.observer.Observer;
@@ -127,6 +130,22 @@ class AgentRelayTest {
                     assertThat(first.path()).isEqualTo("relaytest/app/x");
                     try (ObserverClient direct = ObserverClient.connect("127.0.0.1", naming.port(), COLLECTOR_TOKEN, (s, e) -> {})) {
                         assertThat(direct.get("collector/relayed")).extracting(AttributeReading::value).containsExactly(1L);
+                    }
+
+                    // the agent's method probes, listed and switched through the relay (protocol version 3 passes unchanged)
+                    OneProbe probes = new OneProbe();
+                    Sonde.live().registerProbeSwitch(probes);
+                    try {
+                        ProbeListing before = c.probes("relaytest.*", 0, 10);
+                        assertThat(before.total()).isEqualTo(1);
+                        assertThat(before.probes()).containsExactly(new ProbeInfo(9, "relaytest.App.run", "()V", true,
+                                ProbeInfo.Origin.CONFIGURED, ""));
+                        assertThat(c.disableProbes("relaytest.*")).isEqualTo(1);
+                        assertThat(c.probes("relaytest.*", 0, 10).probes()).containsExactly(new ProbeInfo(9, "relaytest.App.run", "()V", false,
+                                ProbeInfo.Origin.SWITCHED, "off: relaytest.*"));
+                        assertThat(c.probes("other.*", 0, 10).total()).isZero();
+                    } finally {
+                        Sonde.live().registerProbeSwitch(null);
                     }
 
                     // the agent leaves: the relayed session ends, and says why
@@ -241,6 +260,37 @@ class AgentRelayTest {
             }
         } finally {
             agentTree.close();
+        }
+    }
+
+    /** A switch over one probe, {@code relaytest.App.run}, as the agent's lists and switches it. */
+    private static final class OneProbe implements ProbeSwitch {
+        private volatile ProbeSwitch.Probe probe = new ProbeSwitch.Probe(9, "relaytest.App.run", "()V", true, Origin.CONFIGURED, "");
+
+        @Override
+        public int enable(String pattern) {
+            return set(pattern, true);
+        }
+
+        @Override
+        public int disable(String pattern) {
+            return set(pattern, false);
+        }
+
+        private int set(String pattern, boolean on) {
+            if (!matches(pattern) || probe.on() == on) return 0;
+            probe = new ProbeSwitch.Probe(9, probe.name(), "()V", on, Origin.SWITCHED, (on ? "on: " : "off: ") + pattern);
+            return 1;
+        }
+
+        private boolean matches(String pattern) {
+            return probe.name().startsWith(pattern.replace("*", ""));
+        }
+
+        @Override
+        public Page list(String pattern, int offset, int limit) {
+            boolean in = matches(pattern);
+            return new Page(in ? 1 : 0, offset, in && offset == 0 && limit > 0 ? List.of(probe) : List.of());
         }
     }
 

@@ -13,6 +13,8 @@ import io.sonde.format.observe.DeliveryQos;
 import io.sonde.format.observe.ObjectInfo;
 import io.sonde.format.observe.ObserveProtocol;
 import io.sonde.format.observe.ObservedEvent;
+import io.sonde.format.observe.ProbeInfo;
+import io.sonde.format.observe.ProbeListing;
 import io.sonde.observer.ObserveException;
 import io.sonde.observer.Observer;
 import io.sonde.observer.ObserverClient;
@@ -34,7 +36,13 @@ import java.util.List;
  *   <li>{@code {"op":"manage","id":I,"agent":A,"action":"probes-off"|"probes-on"|"suspend"|"resume",
  *       "pattern":P,"token":T}}: one short connection with the token the user typed, answered with
  *       {@code {"type":"result","id":I,"ok":…,"changed":…,"message":…}}; a wrong token is refused
- *       by the agent and the message says so.</li>
+ *       by the agent and the message says so;</li>
+ *   <li>{@code {"op":"probes","id":I,"agent":A,"pattern":P,"offset":O,"limit":N}}: one page of the
+ *       agent's method probes (observe protocol PROBE_LIST, read with the dashboard's own token like
+ *       the tree: listing changes nothing), answered with {@code {"type":"probes","id":I,"total":T,
+ *       "offset":O,"truncated":B,"probes":[{"id","name","signature","on","origin","detail"}]}}, or
+ *       {@code {"type":"result","id":I,"ok":false,"message":…}} saying why not (no agent in that
+ *       process, an agent of an older protocol version).</li>
  * </ul>
  */
 public final class LiveHub implements WebSocketHandler {
@@ -69,7 +77,8 @@ public final class LiveHub implements WebSocketHandler {
         switch (op) {
             case "watch" -> watch(c, request);
             case "manage" -> manage(c, request);
-            default -> sendError(c, request.get("id"), "op: unknown operation '" + op + "' (watch or manage)");
+            case "probes" -> probes(c, request);
+            default -> sendError(c, request.get("id"), "op: unknown operation '" + op + "' (watch, manage or probes)");
         }
     }
 
@@ -151,6 +160,44 @@ public final class LiveHub implements WebSocketHandler {
                 case ObserveProtocol.ERR_BAD_TOKEN -> "token refused by " + agent + ": it is not the agent's observe token; nothing was changed";
                 case ObserveProtocol.ERR_UNAVAILABLE -> agent + " has no method probes to switch (no Sonde agent in that process): " + e.getMessage();
                 default -> action + " " + pattern + " refused: " + e.getMessage();
+            };
+            send(c, result(id, false, message).put("code", e.code()));
+        } catch (IOException e) {
+            send(c, result(id, false, "cannot reach " + agent + ": " + e.getMessage()));
+        }
+    }
+
+    /** The largest page a page may ask for: the protocol's. */
+    static final int MAX_PROBE_PAGE = ObserveProtocol.MAX_PROBE_PAGE;
+
+    private void probes(WebSocketConnection c, JsonNode request) {
+        JsonNode id = request.get("id");
+        String agent = request.path("agent").asText("");
+        String pattern = request.path("pattern").asText("*").strip();
+        int offset = request.path("offset").asInt(0);
+        int limit = request.path("limit").asInt(200);
+        if (pattern.isEmpty()) pattern = "*";
+        if (offset < 0 || limit < 1 || limit > MAX_PROBE_PAGE) {
+            sendError(c, id, "offset must be 0 or more and limit between 1 and " + MAX_PROBE_PAGE + ", got " + offset + " and " + limit);
+            return;
+        }
+        try (ObserverClient client = link.connect(agent, null, (sub, events) -> {})) {
+            ProbeListing page = client.probes(pattern, offset, limit);
+            ObjectNode m = JSON.objectNode().put("type", "probes").put("agent", agent).put("pattern", pattern).put("total", page.total())
+                    .put("offset", page.offset()).put("truncated", page.truncated());
+            m.set("id", id);
+            ArrayNode list = m.putArray("probes");
+            for (ProbeInfo p : page.probes()) {
+                list.addObject().put("id", p.id()).put("name", p.name()).put("signature", p.signature()).put("on", p.on())
+                        .put("origin", p.origin().name()).put("detail", p.detail());
+            }
+            send(c, m);
+        } catch (ObserveException e) {
+            String message = switch (e.code()) {
+                case ObserveProtocol.ERR_UNAVAILABLE -> agent + " has no method probes to list (no Sonde agent in that process): " + e.getMessage();
+                case ObserveProtocol.ERR_VERSION, ObserveProtocol.ERR_NOT_IN_VERSION ->
+                    agent + " speaks an older observe protocol, without probe listing: " + e.getMessage();
+                default -> "listing the probes of " + agent + " failed: " + e.getMessage();
             };
             send(c, result(id, false, message).put("code", e.code()));
         } catch (IOException e) {

@@ -169,6 +169,53 @@ class LiveHubTest {
     }
 
     @Test
+    void aPageListsTheAgentsProbesAPageAtATimeWithTheDashboardsOwnToken() throws Exception {
+        try (TestClient c = page()) {
+            c.sendText("{\"op\":\"probes\",\"id\":1,\"agent\":\"" + agent + "\",\"pattern\":\"*\"}");
+            JsonNode cannot = next(c, "result");
+            assertThat(cannot.path("ok").asBoolean()).isFalse();
+            assertThat(cannot.path("message").asText()).startsWith(agent + " has no method probes to list").contains("cannot list");
+
+            List<ProbeSwitch.Probe> probes = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                probes.add(new ProbeSwitch.Probe(i, "com.shop.C" + i + ".tick", "()V", i != 3, i == 3 ? ProbeSwitch.Origin.BUDGET
+                        : ProbeSwitch.Origin.CONFIGURED, i == 3 ? "over budget" : ""));
+            }
+            live.registerProbeSwitch(new ProbeSwitch() {
+                @Override
+                public int enable(String pattern) {
+                    return 0;
+                }
+
+                @Override
+                public int disable(String pattern) {
+                    return 0;
+                }
+
+                @Override
+                public Page list(String pattern, int offset, int limit) {
+                    return new Page(probes.size(), offset, probes.subList(Math.min(offset, 5), Math.min(5, offset + limit)));
+                }
+            });
+            c.sendText("{\"op\":\"probes\",\"id\":2,\"agent\":\"" + agent + "\",\"pattern\":\"com.*\",\"offset\":2,\"limit\":2}");
+            JsonNode page = next(c, "probes");
+            assertThat(page.path("id").asInt()).isEqualTo(2);
+            assertThat(page.path("total").asInt()).isEqualTo(5);
+            assertThat(page.path("offset").asInt()).isEqualTo(2);
+            assertThat(page.path("truncated").asBoolean()).isTrue();
+            assertThat(page.path("probes").findValuesAsText("name")).containsExactly("com.shop.C2.tick", "com.shop.C3.tick");
+            JsonNode budget = page.path("probes").get(1);
+            assertThat(budget.path("on").asBoolean()).isFalse();
+            assertThat(budget.path("origin").asText()).isEqualTo("BUDGET");
+            assertThat(budget.path("detail").asText()).isEqualTo("over budget");
+            assertThat(budget.path("signature").asText()).isEqualTo("()V");
+
+            c.sendText("{\"op\":\"probes\",\"id\":3,\"agent\":\"" + agent + "\",\"limit\":5000}");
+            assertThat(next(c, "error").path("message").asText()).contains("limit between 1 and 1000");
+        }
+    }
+
+    @Test
     void aPageOfAnotherOriginIsRefused() throws Exception {
         try (TestClient c = TestClient.open(wsPort, "/live", "Origin: http://127.0.0.1:" + (dashboard.port() == 1 ? 2 : 1))) {
             assertThat(c.answer).startsWith("HTTP/1.1 403");

@@ -141,6 +141,15 @@ public final class ObserveCodec {
         w.begin(END_SUBSCRIPTION).u32(request).u32(connection).u32(subscription);
     }
 
+    /**
+     * PROBE_LIST (version 3): the probes matching {@code pattern} from the {@code offset}-th match on,
+     * at most {@code limit} (u32 each; the endpoint caps the page at {@link ObserveProtocol#MAX_PROBE_PAGE}).
+     */
+    public static void probeList(LiveFrameWriter w, int request, String pattern, int offset, int limit) {
+        if (offset < 0 || limit < 0) throw new IllegalArgumentException("PROBE_LIST: offset " + offset + " and limit " + limit + " must be >= 0");
+        w.begin(PROBE_LIST).u32(request).str(pattern).u32(offset).u32(limit);
+    }
+
     // ---- responses
     public static void ok(LiveFrameWriter w, int request, long result) {
         w.begin(OK).u32(request).i64(result);
@@ -191,6 +200,41 @@ public final class ObserveCodec {
         int batch = r.u32();
         long interval = r.i64();
         return new SubscriptionInfo(connection, own, id, pattern, mask, new DeliveryQos(mode, batch, interval, urgent));
+    }
+
+    /**
+     * PROBE_LISTING (version 3): u32 total matching, u32 offset, u32 n, then per probe u32 id, str
+     * name, str signature, u8 flags ({@link ObserveProtocol#PROBE_FLAG_ON}), u8 origin (the ordinal of
+     * {@link ProbeInfo.Origin}), str detail.
+     */
+    public static void probeListing(LiveFrameWriter w, int request, ProbeListing listing) {
+        w.begin(PROBE_LISTING).u32(request).u32(listing.total()).u32(listing.offset()).u32(listing.probes().size());
+        for (ProbeInfo p : listing.probes()) {
+            w.u32(p.id()).str(p.name()).str(p.signature()).u8(p.on() ? PROBE_FLAG_ON : 0).u8(p.origin().ordinal()).str(p.detail());
+        }
+    }
+
+    /** The rest of a PROBE_LISTING after its type and request id, to the end of the payload. */
+    public static ProbeListing readProbeListing(PayloadReader r) {
+        int total = r.u32();
+        int offset = r.u32();
+        int n = r.u32();
+        if (total < 0 || offset < 0 || n < 0 || (n > 0 && (long) offset + n > total)) { // an empty page may lie beyond the matches
+            throw new MalformedMessageException("PROBE_LISTING: offset " + Integer.toUnsignedString(offset) + " and "
+                    + Integer.toUnsignedString(n) + " probes do not fit in a total of " + Integer.toUnsignedString(total));
+        }
+        List<ProbeInfo> probes = new java.util.ArrayList<>(Math.min(n, MAX_PROBE_PAGE));
+        for (int i = 0; i < n; i++) {
+            int id = r.u32();
+            String name = r.str();
+            String signature = r.str();
+            int flags = r.u8();
+            if ((flags & ~PROBE_FLAG_ON) != 0) throw new MalformedMessageException("PROBE_LISTING: unknown probe flags 0x" + Integer.toHexString(flags));
+            ProbeInfo.Origin origin = ProbeInfo.Origin.ofCode(r.u8());
+            probes.add(new ProbeInfo(id, name, signature, (flags & PROBE_FLAG_ON) != 0, origin, r.str()));
+        }
+        r.end();
+        return new ProbeListing(total, offset, probes);
     }
 
     /** SUBSCRIPTION_ENDED (version 2, pushed): connection {@code by} ended this connection's subscription. */

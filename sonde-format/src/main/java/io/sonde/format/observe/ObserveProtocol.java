@@ -17,9 +17,10 @@ public final class ObserveProtocol {
     /**
      * The protocol version this code speaks and a client names in HELLO. Version 2 added the
      * NOTIFICATION event kind and the management messages (probe switch, subscription listing and
-     * ending); an endpoint also accepts version 1 HELLOs and then refuses what version 1 lacks.
+     * ending); version 3 the probe listing (PROBE_LIST, PROBE_LISTING). An endpoint also accepts
+     * older HELLOs and then refuses what that version lacks.
      */
-    public static final int PROTOCOL_VERSION = 2;
+    public static final int PROTOCOL_VERSION = 3;
     /** The oldest version an endpoint still accepts. */
     public static final int MIN_PROTOCOL_VERSION = 1;
     /** The default TCP port of an observe endpoint. */
@@ -60,6 +61,19 @@ public final class ObserveProtocol {
      * ERR_BAD_TOKEN (the first message must be HELLO).
      */
     public static final byte RELAY = 0x0C;
+    /**
+     * Since version 3. str pattern, u32 offset, u32 limit: the method probes whose names match, from
+     * the {@code offset}-th match on, at most {@code limit} (and at most {@link #MAX_PROBE_PAGE});
+     * answered by PROBE_LISTING.
+     */
+    public static final byte PROBE_LIST = 0x0D;
+    /** The most probes one PROBE_LISTING carries, whatever the limit asked: an agent may have 100,000 probes. */
+    public static final int MAX_PROBE_PAGE = 1000;
+    /**
+     * An endpoint ends a PROBE_LISTING page early (after at least one probe) rather than let it pass
+     * this many bytes: far below {@link #MAX_FRAME_BYTES} even with pathologically long names.
+     */
+    public static final int MAX_PROBE_PAGE_BYTES = 4 << 20;
 
     // ---- responses (endpoint -> observer): u8 type, u32 request id of the request answered
     /** i64 result: 0 for HELLO / UNSUBSCRIBE, the subscription id, or the count of sensors suspended / resumed. */
@@ -72,6 +86,8 @@ public final class ObserveProtocol {
     public static final byte VALUES = 0x44;
     /** Since version 2. u32 n, n subscriptions (see {@link ObserveCodec#subscriptionList}). */
     public static final byte SUBSCRIPTION_LIST = 0x45;
+    /** Since version 3. u32 total matching, u32 offset, u32 n, n probes (see {@link ObserveCodec#probeListing}). */
+    public static final byte PROBE_LISTING = 0x46;
 
     // ---- pushed (endpoint -> observer), no request id
     /** u32 subscription id, u32 n, n events (each encoded once, the same bytes to every observer). */
@@ -113,6 +129,10 @@ public final class ObserveProtocol {
     public static final int QOS_PERIODIC_LATEST = 3;
     public static final int QOS_FLAG_URGENT = 1;
 
+    // ---- PROBE_LISTING: probe flags (u8)
+    /** The probe is on (records its executions). */
+    public static final int PROBE_FLAG_ON = 1;
+
     // ---- error codes (u16)
     /** The first message was not a HELLO with the right token; the endpoint closes the connection. */
     public static final int ERR_BAD_TOKEN = 1;
@@ -148,6 +168,8 @@ public final class ObserveProtocol {
             case SUBSCRIPTIONS: return "SUBSCRIPTIONS";
             case END_SUBSCRIPTION: return "END_SUBSCRIPTION";
             case RELAY: return "RELAY";
+            case PROBE_LIST: return "PROBE_LIST";
+            case PROBE_LISTING: return "PROBE_LISTING";
             case SUBSCRIPTION_LIST: return "SUBSCRIPTION_LIST";
             case SUBSCRIPTION_ENDED: return "SUBSCRIPTION_ENDED";
             case OK: return "OK";

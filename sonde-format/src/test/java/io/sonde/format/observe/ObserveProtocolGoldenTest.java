@@ -32,6 +32,10 @@ class ObserveProtocolGoldenTest {
             DeliveryQos.batch(10, Duration.ofMillis(50)).asUrgent());
     static final ObservedNotification NOTIFICATION = new ObservedNotification("jmx.attribute.change", "m", 5, "d");
 
+    static final ProbeListing PROBES = new ProbeListing(3, 0, List.of(
+            new ProbeInfo(5, "com.shop.Cart.add", "(I)V", true, ProbeInfo.Origin.CONFIGURED, ""),
+            new ProbeInfo(6, "com.shop.Cart.pay", "()Z", false, ProbeInfo.Origin.SWITCHED, "off: com.shop.Cart.pay")));
+
     /** Payload bytes (message type onwards) of one message of each kind. */
     static Map<String, byte[]> goldens() {
         Map<String, byte[]> g = new LinkedHashMap<>();
@@ -84,6 +88,13 @@ class ObserveProtocolGoldenTest {
         g.put("EVENTS_NOTIFICATION", payload(w));
         ObserveCodec.relay(w, 1, 2, "tok", "da246fa0");
         g.put("RELAY", payload(w));
+        // ---- added in protocol version 3
+        ObserveCodec.hello(w, 1, 3, "tok");
+        g.put("HELLO_V3", payload(w));
+        ObserveCodec.probeList(w, 12, "com.shop.*", 0, 2);
+        g.put("PROBE_LIST", payload(w));
+        ObserveCodec.probeListing(w, 12, PROBES);
+        g.put("PROBE_LISTING", payload(w));
         return g;
     }
 
@@ -179,6 +190,19 @@ class ObserveProtocolGoldenTest {
         assertThat(ObserveCodec.readEvent(r)).isEqualTo(new ObservedEvent(ObservedEvent.Kind.NOTIFICATION, 1, "app", 11L, null, 0, null,
                 NOTIFICATION));
         r.end();
+        r = reader(g.get("PROBE_LIST"));
+        assertThat(r.type()).isEqualTo(ObserveProtocol.PROBE_LIST);
+        assertThat(r.u32()).isEqualTo(12);
+        assertThat(r.str()).isEqualTo("com.shop.*");
+        assertThat(new int[] {r.u32(), r.u32()}).containsExactly(0, 2);
+        r.end();
+        r = reader(g.get("PROBE_LISTING"));
+        assertThat(r.type()).isEqualTo(ObserveProtocol.PROBE_LISTING);
+        assertThat(r.u32()).isEqualTo(12);
+        ProbeListing listing = ObserveCodec.readProbeListing(r);
+        assertThat(listing).isEqualTo(PROBES);
+        assertThat(listing.truncated()).as("2 of 3 from offset 0").isTrue();
+        assertThat(listing.nextOffset()).isEqualTo(2);
         r = reader(g.get("END_SUBSCRIPTION"));
         assertThat(r.type()).isEqualTo(ObserveProtocol.END_SUBSCRIPTION);
         assertThat(new int[] {r.u32(), r.u32(), r.u32()}).containsExactly(11, 2, 1);

@@ -24,6 +24,8 @@ import io.sonde.format.observe.ObjectInfo;
 import io.sonde.format.observe.ObserveCodec;
 import io.sonde.format.observe.ObservedNotification;
 import io.sonde.format.observe.PayloadReader;
+import io.sonde.format.observe.ProbeInfo;
+import io.sonde.format.observe.ProbeListing;
 import io.sonde.format.observe.SubscriptionInfo;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -228,6 +230,11 @@ final class ObserveConnection implements Observer {
                         + " is a protocol version 2 request; this connection's HELLO named version " + version));
                 return;
             }
+            if (type == PROBE_LIST && version < 3) {
+                reply(w -> ObserveCodec.error(w, req, ERR_NOT_IN_VERSION, "PROBE_LIST is a protocol version 3 request; this connection's"
+                        + " HELLO named version " + version));
+                return;
+            }
             switch (type) {
                 case LIST: {
                     String pattern = pattern(r);
@@ -284,10 +291,18 @@ final class ObserveConnection implements Observer {
                     String pattern = r.str();
                     r.end();
                     if (pattern.isEmpty()) throw new IllegalArgumentException(messageName(type) + ": the probe pattern is empty");
-                    ProbeSwitch probes = tree.probeSwitch().orElseThrow(() -> new UnavailableException(messageName(type)
-                            + ": this process has no method probes to switch (no Sonde agent registered its switch)"));
-                    int n = type == PROBES_ON ? probes.enable(pattern) : probes.disable(pattern);
+                    int n = type == PROBES_ON ? probeSwitch(type).enable(pattern) : probeSwitch(type).disable(pattern);
                     reply(w -> ObserveCodec.ok(w, req, n));
+                    break;
+                }
+                case PROBE_LIST: {
+                    String pattern = r.str();
+                    int offset = r.u32();
+                    int limit = r.u32();
+                    r.end();
+                    if (pattern.isEmpty()) throw new IllegalArgumentException("PROBE_LIST: the probe pattern is empty");
+                    ProbeListing page = probePage(probeSwitch(type), pattern, offset, limit);
+                    reply(w -> ObserveCodec.probeListing(w, req, page));
                     break;
                 }
                 case SUBSCRIPTIONS: {
@@ -367,6 +382,39 @@ final class ObserveConnection implements Observer {
         s.cancel();
         reply(w -> ObserveCodec.subscriptionEnded(w, subscription, by, "ended by connection " + by));
         return true;
+    }
+
+    /** The process's probe switch, or UNAVAILABLE naming the request. */
+    private ProbeSwitch probeSwitch(int type) {
+        return server.tree().probeSwitch().orElseThrow(() -> new UnavailableException(messageName(type)
+                + ": this process has no method probes (no Sonde agent registered its switch)"));
+    }
+
+    /**
+     * One PROBE_LISTING page: offset and limit are u32 on the wire (an offset above 2^31 - 1 is
+     * BAD_ARGUMENT, a limit above it as good as "all"), the page at most {@link io.sonde.format.observe.ObserveProtocol#MAX_PROBE_PAGE}
+     * probes and, after its first probe, at most MAX_PROBE_PAGE_BYTES (what stays out is the next
+     * page's: {@code truncated} tells the client).
+     */
+    private static ProbeListing probePage(ProbeSwitch probes, String pattern, int offset, int limit) {
+        if (offset < 0) throw new IllegalArgumentException("PROBE_LIST: offset " + Integer.toUnsignedString(offset) + " is above 2^31 - 1");
+        int max = limit < 0 ? MAX_PROBE_PAGE : Math.min(limit, MAX_PROBE_PAGE);
+        ProbeSwitch.Page page;
+        try {
+            page = probes.list(pattern, offset, max);
+        } catch (UnsupportedOperationException e) {
+            throw new UnavailableException("PROBE_LIST: " + e.getMessage());
+        }
+        List<ProbeInfo> out = new ArrayList<>(Math.min(page.probes().size(), max));
+        long bytes = 17; // type, request, total, offset, n
+        for (ProbeSwitch.Probe p : page.probes()) {
+            if (out.size() == max) break;
+            // a bound on the UTF-8 size: 3 bytes per char at most
+            bytes += 4 + 2 + 2 + 2 + 3L * (p.name().length() + p.signature().length() + p.detail().length()) + 2;
+            if (!out.isEmpty() && bytes > MAX_PROBE_PAGE_BYTES) break;
+            out.add(new ProbeInfo(p.id(), p.name(), p.signature(), p.on(), ProbeInfo.Origin.valueOf(p.origin().name()), p.detail()));
+        }
+        return new ProbeListing(page.total(), offset, out);
     }
 
     /** Adds this connection's subscriptions to {@code out}. */
