@@ -4,8 +4,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
-import org.apache.kafka.clients.producer.Callback;
-import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
  * What a publisher sent to Kafka: frames and bytes Kafka acknowledged, frames and bytes it refused
@@ -36,17 +34,6 @@ public final class PublishCounters {
         this.notices = notices;
     }
 
-    /** The callback of one send of a frame of {@code bytes} bytes. */
-    public Callback callback(long sequence, int bytes) {
-        return (RecordMetadata m, Exception e) -> {
-            if (e == null) {
-                published(bytes);
-            } else {
-                refused(sequence, bytes, e);
-            }
-        };
-    }
-
     /** Kafka acknowledged a frame of {@code bytes} bytes. */
     public void published(int bytes) {
         published.incrementAndGet();
@@ -64,10 +51,10 @@ public final class PublishCounters {
         report(n, "Kafka refused frame " + sequence + " (" + bytes + " bytes): " + reason + ": " + e.getMessage(), "refusals");
     }
 
-    /** A send failed and its frame stays with its sender, which sends it again (not lost, not counted as refused). */
+    /** A send failed and the frame is sent again (by the agent after a reconnect, or by the writer itself): not lost, not counted as refused. */
     public void failed(long sequence, int bytes, Exception e) {
         long n = failed.incrementAndGet();
-        report(n, "Kafka did not acknowledge frame " + sequence + " (" + bytes + " bytes), to be re-sent by the agent: "
+        report(n, "Kafka did not acknowledge frame " + sequence + " (" + bytes + " bytes), to be sent again: "
                 + e.getClass().getSimpleName() + ": " + e.getMessage(), "failures");
     }
 
@@ -109,6 +96,6 @@ public final class PublishCounters {
     public String summary() {
         return who + ": published " + published() + " frames (" + publishedBytes() + " bytes), refused " + refused() + " frames ("
                 + refusedBytes() + " bytes)" + (refused() == 0 ? "" : " " + reasons()) + (failed() == 0 ? "" : ", " + failed()
-                + " sends failed (left to the agents to re-send)");
+                + " sends failed (sent again)");
     }
 }

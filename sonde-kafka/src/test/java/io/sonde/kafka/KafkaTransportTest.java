@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -163,6 +164,27 @@ class KafkaTransportTest {
         assertThat(c.published() + c.refused()).as("every frame published or counted refused").isEqualTo(framesReceived(edge));
         assertThat(c.reasons()).containsKey("RecordTooLargeException");
         assertThat(Archives.records(out, run.agent())).as("the archive beside it stored everything").isEqualTo(run.produced());
+    }
+
+    @Test
+    void aWriterKafkaAgentStartedBeforeItsTopicExistsLosesNothing(@TempDir Path out) throws Exception {
+        String topic = "late-writer";
+        Map<String, String> writer = new HashMap<>(Agents.kafka(broker.bootstrap(), topic));
+        writer.put("shutdown.timeout.ms", "60000"); // close waits while the writer tries again
+        CompletableFuture<Agents.Run> running = CompletableFuture.supplyAsync(() -> Agents.run(writer, 3_000));
+        // the writer's first sends (the registry frame) time out meanwhile (max.block.ms 1 s); how many does not matter to the checks
+        Thread.sleep(2_500);
+        broker.createTopic(topic, 1, Map.of());
+        Agents.Run run = running.get(120, TimeUnit.SECONDS);
+
+        Path archive = out.resolve("archive");
+        KafkaConsumingCollector consumer = KafkaConsumingCollector.start(settings(topic, "late-archivers", archive, Map.of(), 0), s -> {});
+        try {
+            awaitConsumed(topic, "late-archivers");
+        } finally {
+            assertThat(consumer.stop()).isTrue();
+        }
+        assertEveryRecordOnce(archive, List.of(run));
     }
 
     @Test
