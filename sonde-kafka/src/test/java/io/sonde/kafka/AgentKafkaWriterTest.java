@@ -1,14 +1,11 @@
 package io.sonde.kafka;
 
-import static io.sonde.kafka.KafkaTransportTest.awaitConsumed;
-import static io.sonde.kafka.KafkaTransportTest.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sonde.format.Format;
 import io.sonde.format.read.SondeReader;
 import io.sonde.format.read.Trailer;
 import io.sonde.kafka.app.ShopMain;
-import io.sonde.kafka.consume.KafkaConsumingCollector;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -56,14 +53,7 @@ class AgentKafkaWriterTest {
         assertThat(output).contains("done " + CALLS).containsPattern("sonde writer=kafka \\(topic " + topic + "\\): published \\d+ frames")
                 .contains("refused 0 frames").doesNotContain("not on the class path");
 
-        Path archive = out.resolve("archive");
-        KafkaConsumingCollector consumer = KafkaConsumingCollector.start(settings(topic, "agent-jvm-archivers", archive, Map.of(), 0), s -> {});
-        try {
-            awaitConsumed(topic, "agent-jvm-archivers");
-        } finally {
-            assertThat(consumer.stop()).isTrue();
-        }
-        assertThat(consumer.failure()).isNull();
+        Path archive = KafkaTransportTest.archiveTopic(topic, out.resolve("archive"));
         Map<UUID, Map<Long, Integer>> frames = Archives.frameCounts(archive);
         assertThat(frames).as("one agent's frames").hasSize(1);
         UUID agent = frames.keySet().iterator().next();

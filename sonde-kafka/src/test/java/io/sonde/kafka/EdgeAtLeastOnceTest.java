@@ -1,8 +1,6 @@
 package io.sonde.kafka;
 
-import static io.sonde.kafka.KafkaTransportTest.awaitConsumed;
 import static io.sonde.kafka.KafkaTransportTest.awaitTrue;
-import static io.sonde.kafka.KafkaTransportTest.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sonde.api.MethodProbe;
@@ -12,7 +10,6 @@ import io.sonde.collector.Collector;
 import io.sonde.collector.handler.HandlerStatus;
 import io.sonde.collector.receive.ReceiverListener;
 import io.sonde.core.config.SondeConfig;
-import io.sonde.kafka.consume.KafkaConsumingCollector;
 import io.sonde.kafka.publish.KafkaPublishHandler;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -22,7 +19,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,13 +33,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class EdgeAtLeastOnceTest {
-    private static KafkaBroker broker;
-
-    @BeforeAll
-    static void startBroker() throws Exception {
-        broker = KafkaBroker.shared();
-    }
-
     @Test
     void aBlockForeverAgentLosesNothingWhileKafkaCannotTakeFrames(@TempDir Path out) throws Exception {
         Outcome o = runThroughOutage("outage-block", out, Map.of("policy", "block-forever"),
@@ -78,6 +67,7 @@ class EdgeAtLeastOnceTest {
      * drops, no refusals, Kafka acknowledged every frame it received) and archives the topic.
      */
     private static Outcome runThroughOutage(String topic, Path out, Map<String, String> agentSettings, OutageOver over) throws Exception {
+        KafkaBroker broker = KafkaBroker.shared();
         KafkaPublishHandler publish = new KafkaPublishHandler();
         Map<String, String> options = Map.of("kafka.bootstrap", broker.bootstrap(), "kafka.topic", topic, "kafka.max.block.ms", "300");
         Collector edge = Collector.start(new Collector.Settings(new InetSocketAddress("127.0.0.1", 0), out.resolve("edge"), List.of(publish), options),
@@ -109,16 +99,7 @@ class EdgeAtLeastOnceTest {
         assertThat(c.refused()).as(c.summary()).isZero();
         assertThat(edge.handlerStatus()).allSatisfy(h -> assertThat(h.dropped()).as("dropped at the edge by %s", h.name()).isZero());
         assertThat(edge.handlerStatus().stream().mapToLong(HandlerStatus::dropped).sum()).isZero();
-
-        Path archive = out.resolve("archive");
-        KafkaConsumingCollector consumer = KafkaConsumingCollector.start(settings(topic, topic + "-archivers", archive, Map.of(), 0), s -> {});
-        try {
-            awaitConsumed(topic, topic + "-archivers");
-        } finally {
-            assertThat(consumer.stop()).isTrue();
-        }
-        assertThat(consumer.failure()).isNull();
-        return new Outcome(run, archive);
+        return new Outcome(run, KafkaTransportTest.archiveTopic(topic, out.resolve("archive")));
     }
 
     /**

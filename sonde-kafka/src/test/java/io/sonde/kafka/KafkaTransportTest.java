@@ -177,14 +177,7 @@ class KafkaTransportTest {
         broker.createTopic(topic, 1, Map.of());
         Agents.Run run = running.get(120, TimeUnit.SECONDS);
 
-        Path archive = out.resolve("archive");
-        KafkaConsumingCollector consumer = KafkaConsumingCollector.start(settings(topic, "late-archivers", archive, Map.of(), 0), s -> {});
-        try {
-            awaitConsumed(topic, "late-archivers");
-        } finally {
-            assertThat(consumer.stop()).isTrue();
-        }
-        assertEveryRecordOnce(archive, List.of(run));
+        assertEveryRecordOnce(archiveTopic(topic, out.resolve("archive")), List.of(run));
     }
 
     @Test
@@ -250,6 +243,18 @@ class KafkaTransportTest {
             assertThat(perSequence).as("frames 0..%d of agent %s, none missing", highest, r.agent()).hasSize((int) highest + 1);
             assertThat(Archives.records(archive, r.agent())).as("records of agent %s", r.agent()).isEqualTo(r.produced() - r.dropped());
         }
+    }
+
+    /** Archives the whole topic with one consuming collector (group TOPIC-archivers) into {@code archive}, then stops it; returns {@code archive}. */
+    static Path archiveTopic(String topic, Path archive) throws Exception {
+        KafkaConsumingCollector consumer = KafkaConsumingCollector.start(settings(topic, topic + "-archivers", archive, Map.of(), 0), s -> {});
+        try {
+            awaitConsumed(topic, topic + "-archivers");
+        } finally {
+            assertThat(consumer.stop()).isTrue();
+        }
+        assertThat(consumer.failure()).isNull();
+        return archive;
     }
 
     /** Waits until the group's committed offsets reach the end of every partition of the topic. */
