@@ -1,8 +1,10 @@
 package io.sonde.collector.receive;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sonde.collector.archive.Archive;
+import io.sonde.collector.archive.FrameHandler;
 import io.sonde.format.Format;
 import io.sonde.format.read.AgentLog;
 import io.sonde.format.read.FrameInput;
@@ -25,7 +27,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -34,7 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The receiver's side of acknowledged delivery (format 2.2), driven by a hand-made agent on a real
  * loopback socket: duplicates dropped by (agent, sequence) within a run of the receiver and after a
- * restart over the same folder, ACKs only for what is stored, tokens checked, a 2.0 stream refused
+ * restart over the same folder, ACKs only for what is stored (and what a handler could not make
+ * durable is not held), tokens checked, a 2.0 stream refused
  * when a token is required, a 2.2 stream without HELLO rejected.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -138,6 +143,65 @@ class AcknowledgedReceiverTest {
             }
         }
         assertThat(problems).isEmpty();
+    }
+
+    @Test
+    void framesALosslessHandlerCouldNotMakeDurableAreNotHeldSoTheAgentsCopiesAreTaken() throws Exception {
+        List<byte[]> f = frames(3, 11); // sequence numbers 0..3
+        AtomicInteger forces = new AtomicInteger();
+        List<Long> stored = new CopyOnWriteArrayList<>();
+        FrameHandler failsItsFirstForce = (agentId, streamHeader, peer) -> new FrameHandler.StreamSink() {
+            @Override
+            public void frame(byte[] frame, int length) {
+                stored.add(ByteBuffer.wrap(frame).order(ByteOrder.LITTLE_ENDIAN).getLong(Format.FRAME_OFF_SEQUENCE));
+            }
+
+            @Override
+            public void force() throws IOException {
+                if (forces.getAndIncrement() == 0) {
+                    throw new IOException("not durable (test)"); // e.g. Kafka did not acknowledge
+                }
+            }
+
+            @Override
+            public void close() {}
+
+            @Override
+            public void abort() {}
+
+            @Override
+            public String target() {
+                return "memory";
+            }
+        };
+        Events events = new Events();
+        Receiver r = Receiver.start(0, failsItsFirstForce, events);
+        try {
+            try (Agent a = new Agent(r.port(), "", DeliveryProtocol.NONE, 0)) {
+                assertThat(a.answer).isEqualTo(new DeliveryMessage.Accept(DeliveryProtocol.NONE));
+                a.send(concat(f)); // one write: the receiver may fail the connection after any of the frames
+                assertThatThrownBy(() -> a.awaitAck(3)).as("no ACK for frames the handler could not make durable");
+            }
+            assertThat(events.await("failed ")).contains("not durable (test)");
+            int firstConnection = stored.size();
+            assertThat(stored).as("the first connection stored a prefix of the frames").isNotEmpty().isEqualTo(List.of(0L, 1L, 2L, 3L).subList(0, firstConnection));
+            // the agent reconnects with nothing acknowledged: the receiver must not claim to hold what it could not make durable
+            try (Agent a = new Agent(r.port(), "", DeliveryProtocol.NONE, 4)) {
+                assertThat(a.answer).isEqualTo(new DeliveryMessage.Accept(DeliveryProtocol.NONE));
+                a.send(concat(f));
+                a.awaitAck(3);
+            }
+            assertThat(stored.subList(firstConnection, stored.size())).as("the re-sent frames taken again, not dropped as duplicates")
+                    .containsExactly(0L, 1L, 2L, 3L);
+        } finally {
+            r.stop();
+        }
+    }
+
+    private static byte[] concat(List<byte[]> frames) {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        frames.forEach(b::writeBytes);
+        return b.toByteArray();
     }
 
     @Test
