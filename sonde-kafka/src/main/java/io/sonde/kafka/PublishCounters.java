@@ -4,14 +4,13 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
-import org.apache.kafka.clients.producer.Callback;
-import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
  * What a publisher sent to Kafka: frames and bytes Kafka acknowledged, frames and bytes it refused
- * (any error from the producer, at once or in the send's callback), per reason. The first
- * {@value #REPORTED} refusals are reported one line each; the rest only counted. Thread-safe
- * (callbacks run on the producer's I/O thread).
+ * (any error from the producer, at once or in the send's callback), per reason, and, for a
+ * publisher whose senders re-send (the edge collector's handler), frames that failed without
+ * being lost. The first {@value #REPORTED} refusals and failures are reported one line each; the
+ * rest only counted. Thread-safe (callbacks run on the producer's I/O thread).
  */
 public final class PublishCounters {
     /** How many refusals are reported one line each. */
@@ -23,6 +22,7 @@ public final class PublishCounters {
     private final AtomicLong publishedBytes = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong refusedBytes = new AtomicLong();
+    private final AtomicLong failed = new AtomicLong();
     private final Map<String, Long> reasons = new TreeMap<>();
 
     /**
@@ -34,19 +34,13 @@ public final class PublishCounters {
         this.notices = notices;
     }
 
-    /** The callback of one send of a frame of {@code bytes} bytes. */
-    public Callback callback(long sequence, int bytes) {
-        return (RecordMetadata m, Exception e) -> {
-            if (e == null) {
-                published.incrementAndGet();
-                publishedBytes.addAndGet(bytes);
-            } else {
-                refused(sequence, bytes, e);
-            }
-        };
+    /** Kafka acknowledged a frame of {@code bytes} bytes. */
+    public void published(int bytes) {
+        published.incrementAndGet();
+        publishedBytes.addAndGet(bytes);
     }
 
-    /** Kafka refused a frame (or the producer could not take it). */
+    /** Kafka refused a frame (or the producer could not take it): the frame is lost, counted here. */
     public void refused(long sequence, int bytes, Exception e) {
         long n = refused.incrementAndGet();
         refusedBytes.addAndGet(bytes);
@@ -54,9 +48,19 @@ public final class PublishCounters {
         synchronized (reasons) {
             reasons.merge(reason, 1L, Long::sum);
         }
+        report(n, "Kafka refused frame " + sequence + " (" + bytes + " bytes): " + reason + ": " + e.getMessage(), "refusals");
+    }
+
+    /** A send failed and the frame is sent again (by the agent after a reconnect, or by the writer itself): not lost, not counted as refused. */
+    public void failed(long sequence, int bytes, Exception e) {
+        long n = failed.incrementAndGet();
+        report(n, "Kafka did not acknowledge frame " + sequence + " (" + bytes + " bytes), to be sent again: "
+                + e.getClass().getSimpleName() + ": " + e.getMessage(), "failures");
+    }
+
+    private void report(long n, String line, String what) {
         if (n <= REPORTED) {
-            notices.accept(who + ": Kafka refused frame " + sequence + " (" + bytes + " bytes): " + reason + ": " + e.getMessage()
-                    + (n == REPORTED ? " (further refusals only counted)" : ""));
+            notices.accept(who + ": " + line + (n == REPORTED ? " (further " + what + " only counted)" : ""));
         }
     }
 
@@ -76,6 +80,11 @@ public final class PublishCounters {
         return refusedBytes.get();
     }
 
+    /** Sends that failed with the frame left to its sender to re-send (see {@link #failed}). */
+    public long failed() {
+        return failed.get();
+    }
+
     /** Refused frames per reason (the exception's simple class name). */
     public Map<String, Long> reasons() {
         synchronized (reasons) {
@@ -86,6 +95,7 @@ public final class PublishCounters {
     /** One line: published and refused frames and bytes, with the reasons. */
     public String summary() {
         return who + ": published " + published() + " frames (" + publishedBytes() + " bytes), refused " + refused() + " frames ("
-                + refusedBytes() + " bytes)" + (refused() == 0 ? "" : " " + reasons());
+                + refusedBytes() + " bytes)" + (refused() == 0 ? "" : " " + reasons()) + (failed() == 0 ? "" : ", " + failed()
+                + " sends failed (sent again)");
     }
 }

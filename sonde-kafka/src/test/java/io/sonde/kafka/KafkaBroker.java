@@ -23,7 +23,7 @@ import org.apache.kafka.common.utils.Time;
 /**
  * A real single-node KRaft Kafka broker (broker and controller in one) in this JVM, for tests:
  * bound to 127.0.0.1 on two free ports, its log in a temporary folder deleted at {@link #close()}.
- * Starting takes about 10 s, so tests share one per class. Kafka's internal Scala classes are used
+ * Starting takes about 10 s, so tests share one ({@link #shared()}). Kafka's internal Scala classes are used
  * (not a public API): the Kafka version is pinned in the root pom.
  */
 public final class KafkaBroker implements AutoCloseable {
@@ -37,6 +37,27 @@ public final class KafkaBroker implements AutoCloseable {
         this.bootstrap = bootstrap;
     }
 
+    private static KafkaBroker shared;
+
+    /**
+     * One broker for every test class of this JVM (starting one takes seconds), started at the first
+     * call and stopped when the JVM exits. Tests keep apart by using topics and groups of their own.
+     */
+    public static synchronized KafkaBroker shared() throws IOException {
+        if (shared == null) {
+            KafkaBroker b = start();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    b.close();
+                } catch (IOException | RuntimeException ignored) {
+                    // the JVM exits anyway; the temporary folder may stay
+                }
+            }, "sonde-test-broker-stop"));
+            shared = b;
+        }
+        return shared;
+    }
+
     /** Formats a fresh log folder and starts the broker; returns once it serves. */
     public static KafkaBroker start() throws IOException {
         Path dir = Files.createTempDirectory("sonde-kafka-broker");
@@ -45,6 +66,7 @@ public final class KafkaBroker implements AutoCloseable {
         p.put("offsets.topic.num.partitions", "4"); // the default 50 partitions take seconds to create
         p.put("group.min.session.timeout.ms", "1000"); // lets tests use short sessions: a killed consumer's partitions move sooner
         p.put("num.partitions", "4");
+        p.put("auto.create.topics.enable", "false"); // tests create their topics; a missing one is an outage (EdgeAtLeastOnceTest)
         Path cfg = dir.resolve("server.properties");
         try (Writer w = Files.newBufferedWriter(cfg)) {
             p.store(w, "sonde test broker");

@@ -13,6 +13,7 @@ import io.sonde.collector.receive.ReceiverListener;
 import io.sonde.kafka.consume.GroupLag;
 import io.sonde.kafka.consume.KafkaConsumingCollector;
 import io.sonde.kafka.publish.KafkaPublishHandler;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -28,7 +30,6 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -36,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Kafka as the transport between edge and archiving collectors, against a real in-process KRaft
- * broker on 127.0.0.1 (one for the class): real agents (sonde-core pipelines) sending to an edge
+ * broker on 127.0.0.1 (shared by the test classes): real agents (sonde-core pipelines) sending to an edge
  * collector with the {@code kafka} handler or straight to Kafka with {@code writer=kafka}; consuming
  * collectors in a group archiving the topic; the archive read back with the format's reader and
  * counted per (agent, sequence number).
@@ -47,14 +48,7 @@ class KafkaTransportTest {
 
     @BeforeAll
     static void startBroker() throws Exception {
-        broker = KafkaBroker.start();
-    }
-
-    @AfterAll
-    static void stopBroker() throws Exception {
-        if (broker != null) {
-            broker.close();
-        }
+        broker = KafkaBroker.shared();
     }
 
     @Test
@@ -173,6 +167,20 @@ class KafkaTransportTest {
     }
 
     @Test
+    void aWriterKafkaAgentStartedBeforeItsTopicExistsLosesNothing(@TempDir Path out) throws Exception {
+        String topic = "late-writer";
+        Map<String, String> writer = new HashMap<>(Agents.kafka(broker.bootstrap(), topic));
+        writer.put("shutdown.timeout.ms", "60000"); // close waits while the writer tries again
+        CompletableFuture<Agents.Run> running = CompletableFuture.supplyAsync(() -> Agents.run(writer, 3_000));
+        // the writer's first sends (the registry frame) time out meanwhile (max.block.ms 1 s); how many does not matter to the checks
+        Thread.sleep(2_500);
+        broker.createTopic(topic, 1, Map.of());
+        Agents.Run run = running.get(120, TimeUnit.SECONDS);
+
+        assertEveryRecordOnce(archiveTopic(topic, out.resolve("archive")), List.of(run));
+    }
+
+    @Test
     void aPublishHandlerWithoutBrokersIsAClearError() {
         assertThatThrownBy(() -> new KafkaPublishHandler().open(new HandlerConfig(Path.of("."), Map.of())))
                 .hasMessageContaining("kafka.bootstrap");
@@ -205,35 +213,58 @@ class KafkaTransportTest {
     }
 
     /** @param paceMillis how long each frame takes after the archive wrote it (0: no delay) */
-    private static KafkaConsumingCollector.Settings settings(String topic, String group, Path archive, Map<String, String> options, int paceMillis) {
+    static KafkaConsumingCollector.Settings settings(String topic, String group, Path archive, Map<String, String> options, int paceMillis)
+            throws IOException {
         List<DataHandler> handlers = List.of(new ArchiveHandler(), new Pace(paceMillis));
-        return new KafkaConsumingCollector.Settings(broker.bootstrap(), topic, group, archive, handlers, options);
+        return new KafkaConsumingCollector.Settings(KafkaBroker.shared().bootstrap(), topic, group, archive, handlers, options);
     }
 
-    /** Every produced record in the archive once, every frame sequence number of every agent once and none missing. */
+    /** Every produced record in the archive once (none dropped), every frame sequence number of every agent once and none missing. */
     private static void assertEveryRecordOnce(Path archive, List<Agents.Run> runs) throws Exception {
+        for (Agents.Run r : runs) {
+            assertThat(r.dropped()).as("records agent %s dropped", r.agent()).isZero();
+        }
+        assertEveryWrittenRecordOnce(archive, runs);
+    }
+
+    /**
+     * Every record each agent wrote (produced minus what it counted as dropped) in the archive once,
+     * every frame sequence number of every agent once and none missing.
+     */
+    static void assertEveryWrittenRecordOnce(Path archive, List<Agents.Run> runs) throws Exception {
         Map<UUID, Map<Long, Integer>> frames = Archives.frameCounts(archive);
         assertThat(frames.keySet()).containsExactlyInAnyOrderElementsOf(runs.stream().map(Agents.Run::agent).toList());
         for (Agents.Run r : runs) {
-            assertThat(r.dropped()).isZero();
             Map<Long, Integer> perSequence = frames.get(r.agent());
             Map<Long, Integer> twice = perSequence.entrySet().stream().filter(e -> e.getValue() != 1)
                     .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
             assertThat(twice).as("frames of agent %s stored more than once", r.agent()).isEmpty();
             long highest = perSequence.keySet().stream().mapToLong(Long::longValue).max().orElse(-1);
             assertThat(perSequence).as("frames 0..%d of agent %s, none missing", highest, r.agent()).hasSize((int) highest + 1);
-            assertThat(Archives.records(archive, r.agent())).as("records of agent %s", r.agent()).isEqualTo(r.produced());
+            assertThat(Archives.records(archive, r.agent())).as("records of agent %s", r.agent()).isEqualTo(r.produced() - r.dropped());
         }
     }
 
+    /** Archives the whole topic with one consuming collector (group TOPIC-archivers) into {@code archive}, then stops it; returns {@code archive}. */
+    static Path archiveTopic(String topic, Path archive) throws Exception {
+        KafkaConsumingCollector consumer = KafkaConsumingCollector.start(settings(topic, topic + "-archivers", archive, Map.of(), 0), s -> {});
+        try {
+            awaitConsumed(topic, topic + "-archivers");
+        } finally {
+            assertThat(consumer.stop()).isTrue();
+        }
+        assertThat(consumer.failure()).isNull();
+        return archive;
+    }
+
     /** Waits until the group's committed offsets reach the end of every partition of the topic. */
-    private static void awaitConsumed(String topic, String group) throws Exception {
-        try (Admin admin = broker.admin()) {
+    static void awaitConsumed(String topic, String group) throws Exception {
+        try (Admin admin = KafkaBroker.shared().admin()) {
             GroupLag.awaitCaughtUp(admin, topic, group, 120_000);
         }
     }
 
-    private static long framesReceived(Collector c) {
+    static long framesReceived(Collector c) {
         return c.receiverStatus().agents().values().stream().mapToLong(a -> a.frames()).sum();
     }
 

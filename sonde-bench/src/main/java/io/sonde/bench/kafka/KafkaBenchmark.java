@@ -135,7 +135,7 @@ public final class KafkaBenchmark {
                 start = run.startNanos();
                 agentDone = System.nanoTime();
             } finally {
-                edge.stop(); // drains the kafka handler's queue; the producer sends what it holds before close returns
+                edge.stop(); // the agents closed with every frame acknowledged, i.e. in Kafka; the producer is closed
             }
             publishedAt = System.nanoTime();
             GroupLag.awaitCaughtUp(admin, topic, group, 600_000);

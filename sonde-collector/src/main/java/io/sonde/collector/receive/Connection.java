@@ -61,6 +61,8 @@ final class Connection {
     private OutputStream answers;
     private DeliveryCodec codec;
     private long held = -1;
+    /** Highest number this connection acknowledged (ACCEPT or ACK); read by a new connection of the agent (see {@link #acknowledged()}). */
+    private volatile long acknowledgedHeld = -1;
     private long unforced;
     private long lastForceNanos;
     private long duplicates;
@@ -103,14 +105,23 @@ final class Connection {
 
     /**
      * A new connection of the same agent took over: closes this socket so that this connection's
-     * thread ends at once (storing and forcing what it has), and waits for it.
+     * thread ends at once (storing and forcing what it has), and waits for it a while.
+     *
+     * @return false if the thread is still running (e.g. a lossless handler still waits for Kafka)
      */
-    void supersede() {
+    boolean supersede() {
         superseded = true;
         closeSocket();
         if (thread != null && thread != Thread.currentThread()) {
             join(Receiver.STOP_GRACE_MILLIS);
+            return !thread.isAlive();
         }
+        return true;
+    }
+
+    /** Highest frame number this connection acknowledged to the agent, -1 for none. */
+    long acknowledged() {
+        return acknowledgedHeld;
     }
 
     /** Closes socket and file at once (receiver killed). */
@@ -298,6 +309,7 @@ final class Connection {
         }
         delivery = receiver.ledger().open(agent, this, hello, m -> receiver.listener().notice(peer, m));
         held = delivery.held();
+        acknowledgedHeld = held;
         answers.write(DeliveryProtocol.streamHeader());
         answers.write(codec.accept(held));
         answers.flush();
@@ -367,13 +379,31 @@ final class Connection {
             return;
         }
         if (unforced > 0 && sink != null) {
-            sink.force();
+            try {
+                sink.force();
+            } catch (IOException | RuntimeException e) {
+                forgetUnacknowledged();
+                throw e;
+            }
         }
         unforced = 0;
         ackDue = false;
         lastForceNanos = t;
         answers.write(codec.ack(held));
         answers.flush();
+        acknowledgedHeld = held;
+    }
+
+    /**
+     * A lossless handler could not make the frames durable (e.g. Kafka did not acknowledge them):
+     * the frames after the last ACK are not held, so the agent's re-sent copies are taken again
+     * instead of being dropped as duplicates.
+     */
+    private void forgetUnacknowledged() {
+        if (delivery != null) {
+            held = acknowledgedHeld;
+            delivery.unstore(acknowledgedHeld, this);
+        }
     }
 
     /**
@@ -499,7 +529,12 @@ final class Connection {
     private void finish() throws IOException {
         StreamSink s = sink;
         if (s != null && !aborted) {
-            s.close();
+            try {
+                s.close();
+            } catch (IOException | RuntimeException e) {
+                forgetUnacknowledged();
+                throw e;
+            }
         }
     }
 

@@ -27,6 +27,16 @@ final class DeliveryLedger {
         synchronized void stored(long sequence) {
             held = Math.max(held, sequence);
         }
+
+        /**
+         * Connection {@code c} could not make its frames after {@code acknowledged} durable: they are
+         * not held any more (unless another connection owns the stream by now).
+         */
+        synchronized void unstore(long acknowledged, Connection c) {
+            if (owner == c) {
+                held = Math.min(held, acknowledged);
+            }
+        }
     }
 
     private final Map<UUID, Agent> agents = new ConcurrentHashMap<>();
@@ -56,10 +66,12 @@ final class DeliveryLedger {
             previous = a.owner;
             a.owner = c;
         }
-        if (previous != null && previous != c) {
-            previous.supersede();
-        }
+        boolean previousEnded = previous == null || previous == c || previous.supersede();
         synchronized (a) {
+            if (!previousEnded) {
+                // still making frames durable (e.g. waiting for Kafka): only what it acknowledged counts as held
+                a.held = Math.min(a.held, previous.acknowledged());
+            }
             if (hello.next() == 0) {
                 a.held = -1; // the agent's process sealed nothing yet: a new run of this agent id
             }

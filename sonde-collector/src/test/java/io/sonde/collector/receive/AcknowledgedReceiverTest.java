@@ -1,8 +1,10 @@
 package io.sonde.collector.receive;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sonde.collector.archive.Archive;
+import io.sonde.collector.archive.FrameHandler;
 import io.sonde.format.Format;
 import io.sonde.format.read.AgentLog;
 import io.sonde.format.read.FrameInput;
@@ -26,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -34,7 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The receiver's side of acknowledged delivery (format 2.2), driven by a hand-made agent on a real
  * loopback socket: duplicates dropped by (agent, sequence) within a run of the receiver and after a
- * restart over the same folder, ACKs only for what is stored, tokens checked, a 2.0 stream refused
+ * restart over the same folder, ACKs only for what is stored (and what a handler could not make
+ * durable is not held), tokens checked, a 2.0 stream refused
  * when a token is required, a 2.2 stream without HELLO rejected.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -138,6 +142,76 @@ class AcknowledgedReceiverTest {
             }
         }
         assertThat(problems).isEmpty();
+    }
+
+    @Test
+    void framesALosslessHandlerCouldNotMakeDurableAreNotHeldSoTheAgentsCopiesAreTaken() throws Exception {
+        List<byte[]> f = frames(3, 11); // sequence numbers 0..3
+        Archive archive = new Archive(out);
+        AtomicInteger forces = new AtomicInteger();
+        // the archive, except that its first force fails (as the kafka handler's does when Kafka does not acknowledge)
+        FrameHandler failsItsFirstForce = (agentId, streamHeader, peer) -> {
+            FrameHandler.StreamSink sink = archive.open(agentId, streamHeader, peer);
+            return new FrameHandler.StreamSink() {
+                @Override
+                public void frame(byte[] frame, int length) throws IOException {
+                    sink.frame(frame, length);
+                }
+
+                @Override
+                public void force() throws IOException {
+                    if (forces.getAndIncrement() == 0) {
+                        throw new IOException("not durable (test)");
+                    }
+                    sink.force();
+                }
+
+                @Override
+                public void close() throws IOException {
+                    sink.close();
+                }
+
+                @Override
+                public void abort() {
+                    sink.abort();
+                }
+
+                @Override
+                public String target() {
+                    return sink.target();
+                }
+            };
+        };
+        Events events = new Events();
+        Receiver r = Receiver.start(0, failsItsFirstForce, events);
+        try {
+            try (Agent a = new Agent(r.port(), "", DeliveryProtocol.NONE, 0)) {
+                assertThat(a.answer).isEqualTo(new DeliveryMessage.Accept(DeliveryProtocol.NONE));
+                a.send(concat(f)); // one write: the receiver may fail the connection after any of the frames
+                assertThatThrownBy(() -> a.awaitAck(3)).as("no ACK for frames the handler could not make durable");
+            }
+            assertThat(events.await("failed ")).contains("not durable (test)");
+            List<Long> firstConnection = storedSequences();
+            assertThat(firstConnection).as("the first connection stored a prefix of the frames").isNotEmpty()
+                    .isEqualTo(List.of(0L, 1L, 2L, 3L).subList(0, firstConnection.size()));
+            // the agent reconnects with nothing acknowledged: the receiver must not claim to hold what it could not make durable
+            try (Agent a = new Agent(r.port(), "", DeliveryProtocol.NONE, 4)) {
+                assertThat(a.answer).isEqualTo(new DeliveryMessage.Accept(DeliveryProtocol.NONE));
+                a.send(concat(f));
+                a.awaitAck(3);
+            }
+        } finally {
+            r.stop();
+        }
+        List<Long> all = storedSequences();
+        assertThat(all.subList(all.size() - 4, all.size())).as("the re-sent frames taken again, not dropped as duplicates: %s", all)
+                .containsExactly(0L, 1L, 2L, 3L);
+    }
+
+    private static byte[] concat(List<byte[]> frames) {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        frames.forEach(b::writeBytes);
+        return b.toByteArray();
     }
 
     @Test

@@ -6,40 +6,75 @@ import io.sonde.collector.handler.DataHandler;
 import io.sonde.collector.handler.HandlerConfig;
 import io.sonde.kafka.FrameRecords;
 import io.sonde.kafka.PublishCounters;
+import java.io.IOException;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.InvalidRecordException;
+import org.apache.kafka.common.errors.RecordBatchTooLargeException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 
 /**
  * The collector handler {@code kafka}: publishes every frame the collector receives to a Kafka
  * topic, undecoded (see {@link FrameRecords} for key, value and headers), so archiving collectors
  * consuming the topic as a group share the load ({@code sonde collector --kafka-consume}).
  *
- * <p>A queued handler like the others: its own thread behind its own bounded queue, so a slow or
- * unreachable Kafka drops frames for this handler only (counted by the collector as the handler's
- * drops) and never stalls ingest. What Kafka refuses (a send that fails at once or in its callback:
- * record too large, topic missing, timeouts, authorization) is counted in {@link #counters()} and
- * the first ten are reported one line each on stderr; the totals are printed at close.
+ * <p>A <b>lossless</b> handler: it runs on the connection's thread, and {@link #force} (called
+ * before the collector acknowledges frames to the agent) waits until Kafka acknowledged every frame
+ * of the stream sent so far. So an agent hears ACK only for frames Kafka holds; a slow or
+ * unreachable Kafka slows the connections (back-pressure: the agents' own buffers and drop
+ * policies apply, and their drops are counted there), and nothing is dropped here.
+ *
+ * <p>Two kinds of failure:
+ * <ul>
+ *   <li><b>refused</b>: Kafka will never take the frame as it is (record too large, invalid
+ *       record). Counted in {@link #counters()}, the first ten reported one line each on stderr,
+ *       and acknowledged to the agent like a stored frame: re-sending would not help.</li>
+ *   <li><b>not acknowledged</b>: anything else (no metadata or buffer space within
+ *       {@code kafka.max.block.ms}, no acknowledgement within {@code kafka.ack.timeout.ms},
+ *       authorization, the producer closed). The connection fails without acknowledging the
+ *       frames after its last ACK, the collector forgets it held them, and the agent re-sends them
+ *       when it reconnects. Counted as failed.</li>
+ * </ul>
+ * The producer retries for as long as it takes ({@code delivery.timeout.ms} at its maximum), so
+ * one agent's frames reach the partition in the order sent: a frame never lands after a later one
+ * of its stream, which the consuming collector's duplicate check (by highest sequence number)
+ * relies on. Re-sent frames may land twice; the consuming collector drops the copies.
  *
  * <p>Options: {@code kafka.bootstrap} (required), {@code kafka.topic} (default {@value #DEFAULT_TOPIC}),
- * {@code kafka.max.block.ms} (how long a send may wait for metadata or buffer space, default 1000),
- * and any producer setting as {@code kafka.producer.<setting>}.
+ * {@code kafka.max.block.ms} (how long a send may wait for metadata or buffer space, default
+ * {@value #DEFAULT_MAX_BLOCK_MS}), {@code kafka.ack.timeout.ms} (how long {@link #force} waits for
+ * Kafka's acknowledgements, default {@value #DEFAULT_ACK_TIMEOUT_MS}), and any producer setting as
+ * {@code kafka.producer.<setting>}.
  */
 public final class KafkaPublishHandler implements DataHandler {
     public static final String NAME = "kafka";
     public static final String DEFAULT_TOPIC = "sonde-frames";
+    /** Default of {@code kafka.max.block.ms}: a send waiting this long for metadata or buffer space fails the connection. */
+    public static final int DEFAULT_MAX_BLOCK_MS = 60_000;
+    /** Default of {@code kafka.ack.timeout.ms}: a force waiting this long for Kafka's acknowledgements fails the connection. */
+    public static final int DEFAULT_ACK_TIMEOUT_MS = 120_000;
 
-    private final Map<StreamInfo, byte[]> streamHeaders = new ConcurrentHashMap<>();
+    private final Map<StreamInfo, Unacknowledged> streams = new ConcurrentHashMap<>();
     private Producer<byte[], byte[]> producer;
     private String topic;
+    private long ackTimeoutMillis;
     private volatile PublishCounters counters;
 
     @Override
     public String name() {
         return NAME;
+    }
+
+    @Override
+    public boolean lossless() {
+        return true;
     }
 
     @Override
@@ -49,35 +84,57 @@ public final class KafkaPublishHandler implements DataHandler {
             throw new IllegalArgumentException("handler kafka: option kafka.bootstrap (the Kafka brokers, HOST:PORT[,HOST:PORT...]) is required");
         }
         topic = config.option("kafka.topic", DEFAULT_TOPIC);
+        ackTimeoutMillis = config.intOption("kafka.ack.timeout.ms", DEFAULT_ACK_TIMEOUT_MS);
+        if (ackTimeoutMillis <= 0) {
+            throw new IllegalArgumentException("handler kafka: option kafka.ack.timeout.ms must be positive, got " + ackTimeoutMillis);
+        }
         counters = new PublishCounters("kafka handler (topic " + topic + ")", System.err::println);
-        producer = new KafkaProducer<>(FrameRecords.producerProperties(bootstrap, config.intOption("kafka.max.block.ms", 1000),
-                FrameRecords.withPrefix(config.options(), "kafka.producer.")));
+        Map<String, String> overrides = new HashMap<>();
+        // retry until acknowledged: a batch given up on could let a later frame of the agent land before it
+        overrides.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, String.valueOf(Integer.MAX_VALUE));
+        overrides.putAll(FrameRecords.withPrefix(config.options(), "kafka.producer."));
+        producer = new KafkaProducer<>(FrameRecords.producerProperties(bootstrap, config.intOption("kafka.max.block.ms", DEFAULT_MAX_BLOCK_MS),
+                overrides));
     }
 
-    /** Published and refused frames so far (null before {@link #open}). */
+    /** Published, refused and failed frames so far (null before {@link #open}). */
     public PublishCounters counters() {
         return counters;
     }
 
     @Override
     public void streamStarted(StreamInfo stream) {
-        streamHeaders.put(stream, stream.streamHeader());
+        streams.put(stream, new Unacknowledged(stream.streamHeader()));
     }
 
     @Override
-    public void handle(Envelope e) {
-        byte[] header = streamHeaders.get(e.stream());
-        ProducerRecord<byte[], byte[]> r = FrameRecords.record(topic, e.array(), e.length(), header);
+    public void handle(Envelope e) throws IOException {
+        Unacknowledged u = streams.get(e.stream());
+        u.throwIfFailed(); // nothing after a failed frame: it would land before the agent's re-sent copy
+        ProducerRecord<byte[], byte[]> r = FrameRecords.record(topic, e.array(), e.length(), u.streamHeader);
+        u.sending();
         try {
-            producer.send(r, counters.callback(e.sequence(), e.length()));
-        } catch (RuntimeException refused) { // buffer full past max.block.ms, metadata timeout, serialization
-            counters.refused(e.sequence(), e.length(), refused);
+            producer.send(r, u.callback(e.sequence(), e.length()));
+        } catch (RuntimeException notTaken) { // the producer closed, interrupted; timeouts come through the callback
+            u.done(notTaken, e.sequence(), e.length());
+        }
+        u.throwIfFailed(); // a send that failed at once (no metadata or buffer space in time) ends the connection here
+    }
+
+    @Override
+    public void force(StreamInfo stream) throws IOException, InterruptedException {
+        Unacknowledged u = streams.get(stream);
+        if (u != null) {
+            u.await(ackTimeoutMillis);
         }
     }
 
     @Override
-    public void streamEnded(StreamInfo stream, boolean clean) {
-        streamHeaders.remove(stream);
+    public void streamEnded(StreamInfo stream, boolean clean) throws IOException, InterruptedException {
+        Unacknowledged u = streams.remove(stream);
+        if (u != null && clean) {
+            u.await(ackTimeoutMillis); // the receiver counts the stream's frames as held once it ends cleanly
+        }
     }
 
     @Override
@@ -85,6 +142,75 @@ public final class KafkaPublishHandler implements DataHandler {
         if (producer != null) {
             producer.close(Duration.ofSeconds(30)); // sends what is buffered; callbacks count what is refused
             System.err.println(counters.summary());
+        }
+    }
+
+    /** True for a refusal of the frame itself, which no retry or re-send can cure. */
+    static boolean refusesTheFrame(Exception e) {
+        return e instanceof RecordTooLargeException || e instanceof RecordBatchTooLargeException || e instanceof InvalidRecordException;
+    }
+
+    /**
+     * The frames of one stream (connection) sent and not yet acknowledged by Kafka, and the first
+     * one Kafka failed to take. Guarded by itself: the connection's thread sends and waits, the
+     * producer's I/O thread completes.
+     */
+    private final class Unacknowledged {
+        final byte[] streamHeader;
+        private long pending;
+        private Exception failure;
+        private long failedSequence;
+
+        Unacknowledged(byte[] streamHeader) {
+            this.streamHeader = streamHeader;
+        }
+
+        synchronized void sending() {
+            pending++;
+        }
+
+        Callback callback(long sequence, int bytes) {
+            return (metadata, e) -> done(e, sequence, bytes);
+        }
+
+        void done(Exception e, long sequence, int bytes) {
+            if (e == null) {
+                counters.published(bytes);
+            } else if (refusesTheFrame(e)) {
+                counters.refused(sequence, bytes, e);
+            } else {
+                counters.failed(sequence, bytes, e);
+            }
+            synchronized (this) {
+                if (e != null && !refusesTheFrame(e) && failure == null) {
+                    failure = e;
+                    failedSequence = sequence;
+                }
+                if (--pending == 0) {
+                    notifyAll();
+                }
+            }
+        }
+
+        synchronized void throwIfFailed() throws IOException {
+            if (failure != null) {
+                throw new IOException("Kafka did not acknowledge frame " + failedSequence + " (" + failure.getClass().getSimpleName() + ": "
+                        + failure.getMessage() + "); the frames after the last acknowledgement stay with the agent, which re-sends them", failure);
+            }
+        }
+
+        /** Waits until Kafka answered for every frame sent; throws if one failed or the answers take longer than {@code millis}. */
+        synchronized void await(long millis) throws IOException, InterruptedException {
+            long deadline = System.nanoTime() + millis * 1_000_000L;
+            while (pending > 0 && failure == null) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new IOException("Kafka did not acknowledge " + pending + " frames within " + millis
+                            + " ms (kafka.ack.timeout.ms); the agent re-sends them");
+                }
+                wait(Math.max(1, left / 1_000_000L));
+            }
+            throwIfFailed();
         }
     }
 }

@@ -11,8 +11,12 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RetriableException;
 
 /**
  * {@code writer=kafka}: the agent publishes its frames straight to a Kafka topic, for sites with
@@ -21,18 +25,29 @@ import org.apache.kafka.clients.producer.Producer;
  * agent id, value the sealed frame). The stream opens with registry frames holding every
  * definition, as a new TCP connection or file segment does.
  *
- * <p>A send Kafka cannot take at once (buffer full past {@code max.block.ms}, metadata timeout)
- * drops the frame with reason writer-failed, counted by the pipeline; what the broker refuses
- * later (in the send's callback) is counted in {@link #counters()}, the first ten reported on
- * stderr, and the totals printed at close.
+ * <p>A send Kafka cannot take at once for a passing reason (no metadata for the topic yet, the
+ * producer's buffer full, each after {@code max.block.ms}) is tried again with back-off (100 ms
+ * doubling to 5 s) for as long as it takes, holding the writer thread as a TCP writer that
+ * reconnects does: the rings fill and the producers' policy applies. So the registry frames that
+ * open the stream are not lost to a broker that answers slowly at start. Past the pipeline's close
+ * deadline, or for any other failure, the frame is dropped with reason writer-failed, counted by
+ * the pipeline. What the broker refuses later (in the send's callback) is counted in
+ * {@link #counters()}, the first ten reported on stderr, and the totals printed at close.
  */
 public final class KafkaWriter implements Writer {
+    private static final long MIN_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final long MAX_BACKOFF_NANOS = TimeUnit.SECONDS.toNanos(5);
+
     private final String topic;
     private final Properties properties;
     private final byte[] streamHeader = StreamHeader.bytes();
     private final PublishCounters counters;
     private WriterContext context;
     private Producer<byte[], byte[]> producer;
+    private Thread writerThread;
+    /** Writer thread only: a failure the producer reported during the current send() call, i.e. at once. */
+    private Exception failedAtOnce;
+    private boolean sending;
 
     /**
      * @param bootstrap the Kafka brokers
@@ -53,6 +68,7 @@ public final class KafkaWriter implements Writer {
     @Override
     public void open(WriterContext context) throws IOException {
         this.context = context;
+        this.writerThread = Thread.currentThread();
         try {
             producer = new KafkaProducer<>(properties);
         } catch (RuntimeException e) {
@@ -71,11 +87,55 @@ public final class KafkaWriter implements Writer {
         byte[] bytes = new byte[sealed.remaining()];
         sealed.get(sealed.position(), bytes);
         long sequence = FrameRecords.sequenceOf(bytes);
+        ProducerRecord<byte[], byte[]> record = FrameRecords.record(topic, bytes, bytes.length, streamHeader);
+        long backoffNanos = MIN_BACKOFF_NANOS;
+        while (true) {
+            Exception failed = trySend(record, sequence, bytes.length);
+            if (failed == null) {
+                return;
+            }
+            if (!(failed instanceof RetriableException) || (context.closing() && System.nanoTime() >= context.closeDeadlineNanos())) {
+                counters.refused(sequence, bytes.length, failed);
+                throw new FrameDroppedException("kafka did not take frame " + sequence + ": " + failed.getMessage(), failed);
+            }
+            counters.failed(sequence, bytes.length, failed);
+            pause(backoffNanos);
+            backoffNanos = Math.min(MAX_BACKOFF_NANOS, backoffNanos * 2);
+        }
+    }
+
+    /** One send; returns what failed at once (the producer reports those through the callback, on this thread), or null. */
+    private Exception trySend(ProducerRecord<byte[], byte[]> record, long sequence, int bytes) {
+        failedAtOnce = null;
+        sending = true;
         try {
-            producer.send(FrameRecords.record(topic, bytes, bytes.length, streamHeader), counters.callback(sequence, bytes.length));
-        } catch (RuntimeException e) {
-            counters.refused(sequence, bytes.length, e);
-            throw new FrameDroppedException("kafka did not take frame " + sequence + ": " + e.getMessage(), e);
+            producer.send(record, (metadata, e) -> {
+                if (e == null) {
+                    counters.published(bytes);
+                } else if (sending && Thread.currentThread() == writerThread) {
+                    failedAtOnce = e;
+                } else {
+                    counters.refused(sequence, bytes, e);
+                }
+            });
+        } catch (RuntimeException e) { // the producer closed or the thread interrupted
+            return e;
+        } finally {
+            sending = false;
+        }
+        return failedAtOnce;
+    }
+
+    /** Waits before the next try, not past the close deadline once the pipeline is closing (the stop request unparks the writer thread). */
+    private void pause(long nanos) {
+        long end = System.nanoTime() + nanos;
+        while (!Thread.currentThread().isInterrupted()) {
+            long stop = context.closing() ? Math.min(end, context.closeDeadlineNanos()) : end;
+            long left = stop - System.nanoTime();
+            if (left <= 0) {
+                return;
+            }
+            LockSupport.parkNanos(this, left);
         }
     }
 
