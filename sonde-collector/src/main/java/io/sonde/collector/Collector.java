@@ -106,9 +106,12 @@ public final class Collector implements AutoCloseable {
         HandlerConfig config = new HandlerConfig(s.out(), s.options());
         int queueFrames = config.intOption("queue.frames", HandlerSet.DEFAULT_QUEUE_FRAMES);
         long queueBytes = (long) config.intOption("queue.mib", (int) (HandlerSet.DEFAULT_QUEUE_BYTES >> 20)) << 20;
-        // what the archive holds from earlier runs: frames agents re-send after a restart are duplicates
-        boolean archived = s.handlers().stream().anyMatch(h -> h.name().equals(ArchiveHandler.NAME));
-        Delivery delivery = new Delivery(s.token(), archived ? HeldSequences.recover(s.out()) : Map.of());
+        // What the archive holds from earlier runs: frames agents re-send after a restart are duplicates. Only when the
+        // archive is the one lossless handler: another (kafka) cannot say what it made durable before a kill, so every
+        // frame the agent still holds is taken again (the archive may then store some twice, never fewer).
+        boolean onlyArchive = s.handlers().stream().filter(DataHandler::lossless).map(DataHandler::name).toList()
+                .equals(List.of(ArchiveHandler.NAME));
+        Delivery delivery = new Delivery(s.token(), onlyArchive ? HeldSequences.recover(s.out()) : Map.of());
         HandlerSet set = HandlerSet.open(s.handlers(), config, queueFrames, queueBytes, notices);
         try {
             return new Collector(set, s, listener, delivery);
