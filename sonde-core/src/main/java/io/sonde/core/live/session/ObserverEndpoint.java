@@ -269,6 +269,11 @@ public final class ObserverEndpoint implements ObserverSession {
                 deliver(s, List.of(e));
                 return;
             case BATCH:
+                if (s.qos.batchSize() == 1) { // a full batch at once: no staging list, no flush timer
+                    s.delivered(1);
+                    deliver(s, List.of(e));
+                    return;
+                }
                 if (s.staged.isEmpty()) s.deadline = e.timeNanos() + s.qos.intervalNanos();
                 s.staged.add(e);
                 if (s.staged.size() >= s.qos.batchSize()) flush(s);
