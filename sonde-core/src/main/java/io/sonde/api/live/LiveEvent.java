@@ -23,8 +23,12 @@ public final class LiveEvent {
     private final int childId;
     private final String childPath;
     private final Notification notification;
-    /** The encoded form, made once by the first dispatcher that needs it (guarded by this). */
-    private byte[] wire;
+    /**
+     * The encoded form, made once (under this event's lock) by the first dispatcher that needs it;
+     * volatile so that the other dispatchers read it without taking the lock (several sessions'
+     * dispatchers reach the same event at nearly the same time: a contended lock would inflate).
+     */
+    private volatile byte[] wire;
 
     private LiveEvent(EventKind kind, int sourceId, String sourcePath, long timeNanos, ValueType valueType,
             long bits, String text, int childId, String childPath, Notification notification) {
@@ -144,9 +148,13 @@ public final class LiveEvent {
      * connection that receives the event writes the same array (do not modify it). Called on
      * dispatcher threads only, never on the sensor's path.
      */
-    public synchronized byte[] wireBytes(Function<LiveEvent, byte[]> encoder) {
-        if (wire == null) wire = encoder.apply(this);
-        return wire;
+    public byte[] wireBytes(Function<LiveEvent, byte[]> encoder) {
+        byte[] w = wire;
+        if (w != null) return w;
+        synchronized (this) {
+            if (wire == null) wire = encoder.apply(this);
+            return wire;
+        }
     }
 
     private void requireType(ValueType t) {

@@ -18,4 +18,17 @@ public interface Observer {
      * report, {@code lostTotal} since the session opened. Called before the next delivery.
      */
     default void onOverflow(long lost, long lostTotal) {}
+
+    /**
+     * Sends what this observer has buffered from earlier deliveries, if it buffers (a network
+     * connection writes deliveries into a buffer and sends them here, so deliveries made one after
+     * the other leave in one write). The session calls it on its dispatcher thread when it has made
+     * every delivery that is due and is about to wait, and at least every
+     * {@value #FLUSH_EVERY} deliveries while it keeps delivering; so buffering delays no delivery
+     * beyond the dispatcher's current pass, and QoS bounds (immediate, flush timeout, period) hold.
+     */
+    default void flush() {}
+
+    /** Deliveries after which the session calls {@link #flush()} at the latest, however busy it is. */
+    int FLUSH_EVERY = 64;
 }

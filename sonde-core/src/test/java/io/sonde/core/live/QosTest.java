@@ -235,4 +235,79 @@ class QosTest {
         session.close();
         assertThatThrownBy(() -> session.subscribe("app/a", Qos.immediate())).hasMessageContaining("closed");
     }
+
+    /** Keeps deliveries and flushes in the order they came: "events N" or "flush". */
+    static class FlushLog implements io.sonde.api.live.Observer {
+        final List<String> calls = new ArrayList<>();
+
+        @Override
+        public void onEvents(Subscription subscription, List<LiveEvent> events) {
+            calls.add("events " + events.size());
+        }
+
+        @Override
+        public void flush() {
+            calls.add("flush");
+        }
+
+        List<Integer> flushesAfter() {
+            List<Integer> at = new ArrayList<>();
+            int deliveries = 0;
+            for (String c : calls) {
+                if (c.equals("flush")) at.add(deliveries);
+                else deliveries++;
+            }
+            return at;
+        }
+    }
+
+    @Test
+    void aPassFlushesTheObserverOnceAfterItsDeliveries() {
+        FlushLog log = new FlushLog();
+        ObserverEndpoint s = live.openManualSession(log, 1024);
+        s.subscribe("app/a", Qos.immediate());
+        s.subscribe("app/b", Qos.batch(1, Duration.ofMillis(10)));
+        a.set(1);
+        b.set(1);
+        a.set(2);
+        s.pump();
+        assertThat(log.calls).containsExactly("events 1", "events 1", "events 1", "flush");
+        s.pump();
+        assertThat(log.calls).as("a pass without deliveries does not flush").hasSize(4);
+        b.set(2);
+        s.pump();
+        assertThat(log.calls).endsWith("events 1", "flush").hasSize(6);
+    }
+
+    @Test
+    void aLongPassFlushesEveryFlushEveryDeliveries() {
+        FlushLog log = new FlushLog();
+        ObserverEndpoint s = live.openManualSession(log, 1024);
+        s.subscribe("app/a", Qos.immediate());
+        int n = 2 * io.sonde.api.live.Observer.FLUSH_EVERY + 22;
+        for (int i = 1; i <= n; i++) a.set(i);
+        s.pump();
+        int every = io.sonde.api.live.Observer.FLUSH_EVERY;
+        assertThat(log.flushesAfter()).containsExactly(every, 2 * every, n);
+        assertThat(log.calls).last().isEqualTo("flush");
+    }
+
+    @Test
+    void aFailingFlushIsCountedAndTheSessionGoesOn() {
+        FlushLog log = new FlushLog() {
+            @Override
+            public void flush() {
+                super.flush();
+                throw new IllegalStateException("broken pipe");
+            }
+        };
+        ObserverEndpoint s = live.openManualSession(log, 1024);
+        s.subscribe("app/a", Qos.immediate());
+        a.set(1);
+        s.pump();
+        a.set(2);
+        s.pump();
+        assertThat(log.calls).containsExactly("events 1", "flush", "events 1", "flush");
+        assertThat(s.observerFailures()).isEqualTo(2);
+    }
 }

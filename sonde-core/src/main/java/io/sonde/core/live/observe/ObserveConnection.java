@@ -43,6 +43,11 @@ import java.util.concurrent.atomic.LongAdder;
  * One observer connection: the reader thread answers requests; the session's dispatcher thread
  * writes deliveries. A connection that stops reading blocks only its own dispatcher in the socket
  * write, so only its own queue fills (overflow counted and reported to it).
+ *
+ * <p>Answers are flushed at once. Deliveries (EVENTS frames, one per delivery as the QoS made it)
+ * go into the connection's buffer and leave at the session's {@link #flush()}, at the end of the
+ * dispatcher's pass: with immediate or batch-1 delivery and a burst of events, one socket write
+ * carries the burst's frames instead of one write per frame.
  */
 final class ObserveConnection implements Observer {
     /** Events encoded (once each, however many connections receive them); tests read it. */
@@ -486,10 +491,28 @@ final class ObserveConnection implements Observer {
 
     @Override
     public void onEvents(Subscription subscription, List<LiveEvent> events) {
-        reply(w -> {
-            ObserveCodec.eventsHead(w, subscription.id(), events.size());
-            for (LiveEvent e : events) w.bytes(e.wireBytes(ObserveConnection::encode));
-        });
+        synchronized (writer) {
+            if (socket.isClosed()) return;
+            try {
+                ObserveCodec.eventsHead(writer, subscription.id(), events.size());
+                for (int i = 0, n = events.size(); i < n; i++) writer.bytes(events.get(i).wireBytes(ObserveConnection::encode));
+                writer.writeTo(out); // buffered: sent at flush(), or when the buffer is full
+            } catch (IOException e) {
+                closeSocket();
+            }
+        }
+    }
+
+    @Override
+    public void flush() {
+        synchronized (writer) {
+            if (socket.isClosed()) return;
+            try {
+                out.flush();
+            } catch (IOException e) {
+                closeSocket();
+            }
+        }
     }
 
     @Override

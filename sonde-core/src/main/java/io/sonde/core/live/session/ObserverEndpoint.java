@@ -9,6 +9,8 @@ import io.sonde.api.live.Subscription;
 import io.sonde.core.live.mib.LiveClock;
 import io.sonde.core.live.mib.MibTree;
 import io.sonde.core.live.mib.PathPattern;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -34,15 +36,32 @@ import java.util.function.Consumer;
  *
  * <p>The dispatcher sleeps until the next QoS deadline (a batch's flush time, a period's end) or
  * until a producer wakes it: for an urgent or immediate event, when a batch starts or fills, and
- * when a queue reaches half full or overflows. It wakes at most once per sleep: producers unpark
- * only when {@link #sleeping} is set (Dekker pairing: producer publishes then reads the flag,
- * dispatcher sets the flag then re-checks the queues).
+ * when a queue reaches half full or overflows. It is woken at most once per sleep: a producer
+ * unparks it only if it takes {@link #sleeping} from true to false (Dekker pairing: the producer
+ * publishes its event then reads the flag, the dispatcher sets the flag then re-checks the queues;
+ * the CAS makes the producers that come after the first, before the dispatcher runs, skip the
+ * unpark, which for a burst of events is most of them).
+ *
+ * <p>Deliveries of one pass go to the observer one after the other and {@link Observer#flush()}
+ * follows at the end of the pass (and every {@value Observer#FLUSH_EVERY} deliveries): a network
+ * observer sends everything the pass delivered in one write instead of one write per delivery.
+ * Each delivery is still made as its QoS says (an immediate event alone, a batch of n); only the
+ * socket writes are shared, and never delayed past the pass that made the delivery.
  *
  * <p>A session made with {@link #manual} has no thread: whoever owns it calls {@link #pump()}
  * (tests with an injected clock, or an endpoint that dispatches on its own thread).
  */
 public final class ObserverEndpoint implements ObserverSession {
     private static final AtomicInteger SESSION_IDS = new AtomicInteger();
+    private static final VarHandle SLEEPING;
+
+    static {
+        try {
+            SLEEPING = MethodHandles.lookup().findVarHandle(ObserverEndpoint.class, "sleeping", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final int sessionId = SESSION_IDS.incrementAndGet();
     private final MibTree tree;
@@ -56,12 +75,15 @@ public final class ObserverEndpoint implements ObserverSession {
     private final Consumer<ObserverEndpoint> onClose;
     private final EventQueue.Handler take = (e, tag) -> take(e, (SessionSubscription) tag);
     private volatile boolean closed;
+    @SuppressWarnings("unused") // also through SLEEPING
     private volatile boolean sleeping;
     private volatile Thread thread;
 
     // ---- dispatcher thread only ----
     private long overflowReported;
     private long deliveries;
+    /** Deliveries since the last {@link Observer#flush()}. */
+    private int unflushed;
     private long observerFailures;
 
     private ObserverEndpoint(MibTree tree, Observer observer, int capacity, Consumer<ObserverEndpoint> onClose) {
@@ -178,7 +200,8 @@ public final class ObserverEndpoint implements ObserverSession {
         } else {
             wake = s.wakeOnOffer() || size >= q.capacity() >> 1;
         }
-        if (wake && sleeping) wake();
+        // only the producer that ends the sleep pays the unpark (a futex call when the thread is parked)
+        if (wake && sleeping && SLEEPING.compareAndSet(this, true, false)) wake();
     }
 
     private void wake() {
@@ -232,6 +255,7 @@ public final class ObserverEndpoint implements ObserverSession {
             if (deliverDue(false, now, 1) > 0) continue;
             if (regular.isEmpty()) break;
         }
+        if (unflushed > 0) flushObserver(); // everything this pass delivered, in one write
         long next = Long.MAX_VALUE;
         for (SessionSubscription s : subscriptions) next = Math.min(next, s.deadline);
         return next;
@@ -245,6 +269,11 @@ public final class ObserverEndpoint implements ObserverSession {
                 deliver(s, List.of(e));
                 return;
             case BATCH:
+                if (s.qos.batchSize() == 1) { // a full batch at once: no staging list, no flush timer
+                    s.delivered(1);
+                    deliver(s, List.of(e));
+                    return;
+                }
                 if (s.staged.isEmpty()) s.deadline = e.timeNanos() + s.qos.intervalNanos();
                 s.staged.add(e);
                 if (s.staged.size() >= s.qos.batchSize()) flush(s);
@@ -317,6 +346,18 @@ public final class ObserverEndpoint implements ObserverSession {
             throw fatal;
         } catch (Throwable t) {
             observerFailures++; // the observer's problem; the session goes on
+        }
+        if (++unflushed >= Observer.FLUSH_EVERY) flushObserver(); // a long pass still sends as it goes
+    }
+
+    private void flushObserver() {
+        unflushed = 0;
+        try {
+            observer.flush();
+        } catch (VirtualMachineError fatal) {
+            throw fatal;
+        } catch (Throwable t) {
+            observerFailures++;
         }
     }
 
