@@ -34,9 +34,9 @@ public final class ScriptedSource implements RecordSource {
         return this;
     }
 
-    /** A new frame whose header gives wall = mono + {@code wallOffset}. */
-    public ScriptedSource frame(long wallOffset) {
-        steps.add(h -> h.onFrame(0, wallOffset, 0));
+    /** A new frame whose header read the monotonic clock at {@code mono} and the wall clock at {@code mono + wallOffset}. */
+    public ScriptedSource frame(long wallOffset, long mono) {
+        steps.add(h -> h.onFrame(0, mono + wallOffset, mono));
         return this;
     }
 

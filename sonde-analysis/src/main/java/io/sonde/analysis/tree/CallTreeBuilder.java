@@ -174,7 +174,7 @@ public final class CallTreeBuilder implements RecordHandler {
 
     @Override
     public void onFrame(int agent, long wallNanos, long monoNanos) {
-        agent(agent).frameClocks(wallNanos - monoNanos);
+        agent(agent).frameClocks(wallNanos, monoNanos);
     }
 
     @Override
@@ -516,11 +516,15 @@ public final class CallTreeBuilder implements RecordHandler {
     }
 
     /**
-     * A change of the wall-minus-monotonic offset larger than this is a wall-clock step and is followed; smaller ones
-     * are sampling jitter (µs) and ignored. Chosen, not tuned: far above the jitter, and a clock slewed at NTP's
-     * 500 ppm limit needs 2 s to drift this far.
+     * A frame whose wall-minus-monotonic offset lies this much below the agent's is either late in reading its
+     * monotonic clock (preempted between the two reads: 2.5 ms was seen on a loaded machine) or the wall clock was
+     * stepped back; only the step lasts. Chosen, not tuned: far above the µs of ordinary jitter, and a clock slewed at
+     * NTP's 500 ppm limit needs 2 s to drift this far.
      */
     static final long WALL_CLOCK_STEP_NANOS = 1_000_000;
+
+    /** How long (monotonic time) every frame must lie more than a step below before the offset follows it down. */
+    static final long WALL_CLOCK_STEP_PERSISTS_NANOS = 1_000_000_000;
 
     /** Probe ids below this are kept in an array (at most this many entries); larger ones in a map. */
     static final int DENSE_PROBE_IDS = 1 << 16;
@@ -538,21 +542,33 @@ public final class CallTreeBuilder implements RecordHandler {
         final Map<Integer, String> eventNames = new HashMap<>();
         long wallOffset;
         private boolean offsetKnown;
+        /** Monotonic time of the first of a run of frames lying more than a step below the offset; NO_RUN if none. */
+        private long lowSinceMono = NO_RUN;
+        private static final long NO_RUN = Long.MIN_VALUE;
 
         AgentState(AgentInfo info) {
             this.info = info;
         }
 
         /**
-         * A frame header samples the wall and the monotonic clock one after the other, so their difference jitters by
-         * a few hundred ns from frame to frame. Converting each record with its own frame's offset could start a child
-         * before its parent; times in one agent follow the monotonic clock instead, and the offset moves only when the
-         * wall clock was stepped (NTP, an operator) by more than {@link #WALL_CLOCK_STEP_NANOS}.
+         * A frame header reads the wall clock, then the monotonic one, so a frame's offset (wall - mono) lies below the
+         * true one by however long the writer took between the two reads, never above. Converting each record with its
+         * own frame's offset could start a child before its parent; the agent's offset is the highest seen instead, so
+         * it only ever grows while the clocks keep their relation. It follows a frame down only when every frame for
+         * {@link #WALL_CLOCK_STEP_PERSISTS_NANOS} lay more than {@link #WALL_CLOCK_STEP_NANOS} below (the wall clock was
+         * stepped back, by NTP or an operator).
          */
-        void frameClocks(long offset) {
-            if (!offsetKnown || Math.abs(offset - wallOffset) > WALL_CLOCK_STEP_NANOS) {
-                wallOffset = offset;
+        void frameClocks(long wallNanos, long monoNanos) {
+            long offset = wallNanos - monoNanos;
+            if (!offsetKnown || offset >= wallOffset - WALL_CLOCK_STEP_NANOS) {
+                if (!offsetKnown || offset > wallOffset) wallOffset = offset;
                 offsetKnown = true;
+                lowSinceMono = NO_RUN;
+            } else if (lowSinceMono == NO_RUN) {
+                lowSinceMono = monoNanos;
+            } else if (monoNanos - lowSinceMono >= WALL_CLOCK_STEP_PERSISTS_NANOS) {
+                wallOffset = offset;
+                lowSinceMono = NO_RUN;
             }
         }
 
