@@ -29,7 +29,7 @@ import java.util.stream.Stream;
  * fail with a message saying so, they are never skipped.
  */
 public final class PrometheusClient {
-    private static final long INSTALL_TIMEOUT_SECONDS = 600;
+    private static final long INSTALL_TIMEOUT_SECONDS = 300;
     private static final long PARSE_TIMEOUT_SECONDS = 120;
     private static Path venvPython; // guarded by PrometheusClient.class
 
