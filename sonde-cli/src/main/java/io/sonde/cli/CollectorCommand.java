@@ -167,9 +167,7 @@ public final class CollectorCommand implements Callable<Integer> {
             throw new UserError("cannot start on " + listen.bind + ":" + listen.port + " storing into " + out + ": " + e.getMessage());
         }
         print(stdout, "collector listening on " + collector.address().getAddress().getHostAddress() + ":" + collector.port() + ", archive " + out
-                + ", handlers " + String.join(", ", handlers) + (handlers.contains("database") ? " (database " + (databaseUrl != null
-                ? databaseUrl.replaceAll("password=[^&]*", "password=***") : out.resolve(ArchiveDatabase.FILE_NAME).toString()) + ")" : "")
-                + " (Ctrl-C to stop)");
+                + ", handlers " + handlerList(collector.handlerStatus()) + " (Ctrl-C to stop)");
         int namingPort = observePort == null ? -1 : startNaming(collector, token, agentToken, stdout);
         DashboardServer dashboard = http == null ? null : DashboardCommand.serveCollector(new InetSocketAddress(address.getAddress(), http), out, collector, metrics,
                 records, liveLink(collector, namingPort, token, agentToken));
@@ -193,6 +191,24 @@ public final class CollectorCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         stopped.await();
         return 0;
+    }
+
+    /**
+     * The start-up line's handler list: every handler the collector runs, in order, whether named by
+     * --handlers or added by an option (--http: metrics and dashboard-records; --otlp; --kafka-publish);
+     * the database handler with its database (password hidden), a handler that failed to open with its state.
+     */
+    String handlerList(List<HandlerStatus> running) {
+        List<String> names = new ArrayList<>();
+        for (HandlerStatus h : running) {
+            String name = h.name();
+            if (name.equals("database")) {
+                name += " (database " + (databaseUrl != null ? databaseUrl.replaceAll("password=[^&]*", "password=***")
+                        : out.resolve(ArchiveDatabase.FILE_NAME).toString()) + ")";
+            }
+            names.add(h.state().equals("running") ? name : name + " (" + h.state() + ")");
+        }
+        return names.isEmpty() ? "none" : String.join(", ", names);
     }
 
     /** The handlers --handlers names, new instances; a usage error for an unknown one. */

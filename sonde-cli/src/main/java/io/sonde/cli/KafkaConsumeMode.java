@@ -38,7 +38,7 @@ final class KafkaConsumeMode {
             throw new UserError("cannot start storing into " + c.out + ": " + e.getMessage());
         }
         CollectorCommand.print(stdout, "collector consuming " + c.topic + " from " + c.kafkaConsume + " as group " + c.group + ", archive " + c.out
-                + ", handlers " + String.join(", ", c.handlers) + " (Ctrl-C to stop)");
+                + ", handlers " + c.handlerList(collector.handlerStatus()) + " (Ctrl-C to stop)");
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             boolean drained = collector.stop();

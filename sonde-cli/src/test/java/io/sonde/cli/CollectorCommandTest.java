@@ -2,6 +2,7 @@ package io.sonde.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sonde.collector.handler.HandlerStatus;
 import io.sonde.format.Format;
 import io.sonde.format.read.SondeReader;
 import io.sonde.format.testing.GoldenFiles;
@@ -43,7 +44,8 @@ class CollectorCommandTest {
         try {
             ReceiveCommandTest.Lines stdout = new ReceiveCommandTest.Lines(log);
             String first = stdout.readLine();
-            Matcher m = Pattern.compile("collector listening on 127\\.0\\.0\\.1:(\\d+), archive (.*), handlers archive, database \\(database .*archive\\.db\\) \\(Ctrl-C to stop\\)")
+            Matcher m = Pattern.compile("collector listening on 127\\.0\\.0\\.1:(\\d+), archive (.*), handlers archive, database \\(database .*archive\\.db\\),"
+                    + " metrics, dashboard-records \\(Ctrl-C to stop\\)")
                     .matcher(first);
             assertThat(m.matches()).as(first).isTrue();
             Matcher web = Pattern.compile("dashboard at (http://127\\.0\\.0\\.1:\\d+)/").matcher(stdout.readLine());
@@ -112,6 +114,44 @@ class CollectorCommandTest {
 
         assertThat(CliRun.run("analyze", out.toString())[0]).isEqualTo(0);
         assertThat(CliRun.run("dump", out.toString())[0]).isEqualTo(0);
+    }
+
+    @Test
+    void theStartUpLineListsTheHandlersOptionsAddAsWellAsThoseNamed() throws Exception {
+        Path log = logs.resolve("collector-options.out");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        // --http adds metrics and dashboard-records, --otlp the otlp handler, --kafka-publish the kafka handler; the URL and
+        // the broker are never reached (no agent connects, and the kafka producer connects lazily)
+        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), SondeCommand.class.getName(),
+                "collector", "--port", "0", "--out", out.toString(), "--handlers", "archive", "--http", "0",
+                "--otlp", "http://127.0.0.1:9/v1/traces", "--kafka-publish", "127.0.0.1:9")
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            ReceiveCommandTest.Lines stdout = new ReceiveCommandTest.Lines(log);
+            String line = stdout.readLine();
+            while (!line.startsWith("collector listening on ")) {
+                line = stdout.readLine(); // the kafka client may log first
+            }
+            assertThat(line).matches("collector listening on 127\\.0\\.0\\.1:\\d+, archive .*, handlers archive, kafka, metrics,"
+                    + " dashboard-records, otlp \\(Ctrl-C to stop\\)");
+        } finally {
+            p.destroyForcibly();
+            assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    @Test
+    void aHandlerThatFailedToOpenIsListedWithItsState() {
+        CollectorCommand c = new CollectorCommand();
+        c.out = out;
+        c.databaseUrl = "jdbc:postgresql://db:5432/sonde?user=sonde&password=secret";
+        List<HandlerStatus> status = List.of(
+                new HandlerStatus("archive", true, "running", 0, 0, 0, 0, 0, null),
+                new HandlerStatus("database", false, "running", 0, 0, 0, 0, 0, null),
+                new HandlerStatus("otlp", false, "failed to open: bad url", 0, 0, 0, 0, 0, null));
+        assertThat(c.handlerList(status)).isEqualTo("archive, database (database jdbc:postgresql://db:5432/sonde?user=sonde&password=***),"
+                + " otlp (failed to open: bad url)");
+        assertThat(c.handlerList(List.of())).isEqualTo("none");
     }
 
     /** The data records a stream's trailer says were written, and the records its GAPs say were dropped. */
