@@ -103,6 +103,17 @@ public final class KafkaBroker implements AutoCloseable {
     public void createTopic(String name, int partitions, Map<String, String> config) throws Exception {
         try (Admin a = admin()) {
             a.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(config))).all().get(60, TimeUnit.SECONDS);
+            // created is not yet served: wait until every partition has its leader, so a test's first producer does not
+            // spend its close timeout on metadata retries (seen on a loaded machine: 63 frames aborted)
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (true) {
+                var d = a.describeTopics(List.of(name)).allTopicNames().get(60, TimeUnit.SECONDS).get(name);
+                if (d.partitions().size() == partitions && d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
+                    break;
+                }
+                if (System.nanoTime() > deadline) throw new IllegalStateException("topic " + name + " has no leader for every partition after 60 s: " + d);
+                Thread.sleep(20);
+            }
         }
     }
 

@@ -95,6 +95,8 @@ public final class KafkaConsumingCollector implements AutoCloseable {
         final StreamInfo info;
         long held;
         long index;
+        /** Whether the handlers were told (the archive opened a segment): only at the first frame not held before. */
+        boolean started;
 
         Stream(StreamInfo info, long held) {
             this.info = info;
@@ -205,13 +207,18 @@ public final class KafkaConsumingCollector implements AutoCloseable {
                     "kafka " + tp, System.currentTimeMillis(), streamHeader, handlers.decodes());
             s = new Stream(info, archived ? HeldSequences.highest(settings.out(), agent) : -1);
             streams.put(agent, s);
-            handlers.streamStarted(info);
         }
         long sequence = FrameRecords.sequenceOf(frame);
         boolean repeat = DeliveryProtocol.isRepeat(frame[Format.FRAME_OFF_FLAGS]);
         if (!repeat && sequence <= s.held) {
             duplicates.incrementAndGet(); // archived before, by this collector or the partition's previous owner
             return;
+        }
+        if (!s.started) {
+            // not before: a stream of duplicates only (its trailer already archived by the previous owner) would leave an
+            // empty segment after the one holding the trailer, which readers refuse
+            s.started = true;
+            handlers.streamStarted(s.info);
         }
         handlers.frame(new Envelope(s.info, s.index++, frame, frame.length));
         frames.incrementAndGet();
@@ -228,7 +235,7 @@ public final class KafkaConsumingCollector implements AutoCloseable {
     /** Makes what the lossless handlers took durable, then commits the offsets past it. */
     private void forceAndCommit() throws Exception {
         for (Stream s : streams.values()) {
-            handlers.force(s.info);
+            if (s.started) handlers.force(s.info);
         }
         if (!pending.isEmpty()) {
             Map<TopicPartition, OffsetAndMetadata> offsets = Map.copyOf(pending);
@@ -244,6 +251,7 @@ public final class KafkaConsumingCollector implements AutoCloseable {
 
     private void endStreams(boolean clean) {
         for (Stream s : streams.values()) {
+            if (!s.started) continue;
             try {
                 handlers.streamEnded(s.info, clean);
             } catch (Exception e) {

@@ -147,7 +147,10 @@ public final class KafkaWriter implements Writer {
     @Override
     public void close() {
         if (producer != null) {
-            producer.close(Duration.ofSeconds(30));
+            // waits for the last sends' acknowledgements as long as the pipeline's close allows (shutdown.timeout.ms);
+            // past that the producer aborts what is left, counted as refused
+            long left = context != null && context.closing() ? context.closeDeadlineNanos() - System.nanoTime() : 0;
+            producer.close(Duration.ofNanos(Math.max(left, TimeUnit.SECONDS.toNanos(1))));
             System.err.println(counters.summary());
         }
     }
