@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import javax.net.ssl.SSLContext;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -58,6 +59,15 @@ public final class DashboardCommand implements Callable<Integer> {
     @Option(names = "--token-file", paramLabel = "FILE", description = "With --observe: the endpoint's token file (owner-only, chmod 600).")
     Path tokenFile;
 
+    @Option(names = "--tls-trust-store", paramLabel = "FILE",
+            description = "With --observe: connect with TLS, trusting the certificates in FILE (the endpoint's certificate or its CA;"
+                    + " it must name HOST), for an endpoint with observe.tls.key.store.")
+    Path tlsTrustStore;
+
+    @Option(names = "--tls-trust-store-password-file", paramLabel = "FILE",
+            description = "File holding the trust store's password (owner-only, chmod 600); with --tls-trust-store.")
+    Path tlsTrustStorePasswordFile;
+
     @Option(names = "--port", required = true, paramLabel = "N", description = "HTTP port to serve on (0: any free port, printed at start).")
     int port;
 
@@ -81,6 +91,9 @@ public final class DashboardCommand implements Callable<Integer> {
         boolean noLog = inputs == null || inputs.isEmpty();
         if (noLog && observe == null) throw new UsageError("give a LOGDIR, or --observe HOST:PORT --token-file F to watch a live agent");
         if (observe == null && tokenFile != null) throw new UsageError("--token-file goes with --observe");
+        if (observe == null && (tlsTrustStore != null || tlsTrustStorePasswordFile != null)) {
+            throw new UsageError("--tls-trust-store goes with --observe");
+        }
         if (noLog && probeCost != null) throw new UsageError("--probe-cost needs a LOGDIR");
         DirectLiveLink live = observe == null ? null : liveLink();
         PrintStream out = System.out;
@@ -132,7 +145,8 @@ public final class DashboardCommand implements Callable<Integer> {
         if (tokenFile == null) throw new UsageError("--observe needs --token-file F (the endpoint's token file)");
         ObserveAddress address = ObserveAddress.parse(observe, false);
         String token = ObserveOptions.readToken(tokenFile);
-        DirectLiveLink link = new DirectLiveLink(address.host(), address.port(), token, tokenFile.toString());
+        SSLContext tls = ObserveOptions.trust("--tls-trust-store", tlsTrustStore, tlsTrustStorePasswordFile);
+        DirectLiveLink link = new DirectLiveLink(address.host(), address.port(), token, tokenFile.toString(), tls);
         try (ObserverClient probe = link.connect(link.name(), null, (sub, events) -> {})) {
             return link;
         } catch (ObserveException e) {
@@ -140,7 +154,8 @@ public final class DashboardCommand implements Callable<Integer> {
                     + ": " + e.getMessage());
         } catch (IOException e) {
             throw new UserError("--observe: cannot connect to " + address.endpoint() + ": " + e.getMessage()
-                    + " (is the process running with its observe endpoint on this port?)");
+                    + (tls == null ? " (is the process running with its observe endpoint on this port? if it serves TLS, give --tls-trust-store)"
+                    : " (is the process running with its observe endpoint on this port?)"));
         }
     }
 
