@@ -151,11 +151,10 @@ public final class DashboardCommand implements Callable<Integer> {
             return link;
         } catch (ObserveException e) {
             throw new UserError("--observe " + address.endpoint() + (e.code() == ObserveProtocol.ERR_BAD_TOKEN ? " refused the token in " + tokenFile : "")
-                    + ": " + e.getMessage());
+                    + ": " + e.getMessage() + (tls == null && e.code() == 0 ? ObserveOptions.plainHint(e) : ""));
         } catch (IOException e) {
             throw new UserError("--observe: cannot connect to " + address.endpoint() + ": " + e.getMessage()
-                    + (tls == null ? " (is the process running with its observe endpoint on this port? if it serves TLS, give --tls-trust-store)"
-                    : " (is the process running with its observe endpoint on this port?)"));
+                    + " (is the process running with its observe endpoint on this port?)" + (tls == null ? ObserveOptions.plainHint(e) : ""));
         }
     }
 

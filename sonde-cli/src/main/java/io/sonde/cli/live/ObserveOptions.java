@@ -67,6 +67,9 @@ public final class ObserveOptions {
                         + " (--tls-trust-store " + tlsTrustStore + " must hold the endpoint's certificate or its CA, and the certificate"
                         + " must name " + address.host() + ")");
             }
+            if (tls == null && e.code() == 0) {
+                throw new UserError("cannot connect to " + address.endpoint() + ": " + e.getMessage() + plainHint(e));
+            }
             if (e.code() == ObserveProtocol.ERR_BAD_TOKEN && agent != null && e.getMessage().contains("must be HELLO")) {
                 throw new UserError(address.endpoint() + " does not relay to agents (--agent needs a collector's observe port): "
                         + e.getMessage());
@@ -76,9 +79,20 @@ public final class ObserveOptions {
             }
             throw failure(address, e);
         } catch (IOException e) {
-            throw new UserError("cannot connect to " + address.endpoint() + ": " + e.getMessage()
-                    + (tls == null ? " (if the endpoint serves TLS, give --tls-trust-store)" : ""));
+            throw new UserError("cannot connect to " + address.endpoint() + ": " + e.getMessage() + (tls == null ? plainHint(e) : ""));
         }
+    }
+
+    /**
+     * What to say when a plain connection failed before the endpoint answered: a TLS endpoint answers
+     * a plain client with a TLS alert record (first byte 0x15) or just closes, so the user is told about
+     * {@code --tls-trust-store}.
+     */
+    public static String plainHint(IOException e) {
+        String m = String.valueOf(e.getMessage());
+        return m.contains("bad magic byte 0x15") || m.contains("bad magic byte 0x16")
+                ? " (the endpoint answered with TLS: give --tls-trust-store with its certificate)"
+                : " (if the endpoint serves TLS, give --tls-trust-store)";
     }
 
     /**
@@ -102,7 +116,8 @@ public final class ObserveOptions {
         try {
             return TlsSockets.trusting(trustStore, password);
         } catch (IOException e) {
-            throw new UserError(option + ": " + e.getMessage());
+            String m = String.valueOf(e.getMessage());
+            throw new UserError(option + ": " + (m.contains(trustStore.toString()) ? m : trustStore + ": " + m));
         } finally {
             if (password != null) java.util.Arrays.fill(password, '\0');
         }
