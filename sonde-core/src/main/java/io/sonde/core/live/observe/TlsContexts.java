@@ -67,6 +67,8 @@ public final class TlsContexts {
             throw new IllegalArgumentException(what + " TLS key store password: " + e.getMessage(), e);
         }
         try {
+            // KeyStore.getInstance(File) throws IllegalArgumentException, naming no store, for a missing file
+            if (!java.nio.file.Files.isRegularFile(keyStore)) throw new IOException("no such file");
             return f.make(KeyStore.getInstance(keyStore.toFile(), password), password);
         } catch (IOException e) {
             throw new UncheckedIOException(what + " TLS key store " + keyStore + ": " + e.getMessage(), e);
