@@ -118,6 +118,27 @@ class ObserveTlsTest {
     }
 
     @Test
+    void aContextPinnedToTheOwnKeyStoreTrustsOnlyThatKeysEndpointWhateverTheHostName() throws Exception {
+        // a certificate that names another host only: trusted anyway on 127.0.0.1, for it is pinned
+        Path elsewhere = genKeyPair("elsewhere.p12", "CN=elsewhere", "SAN=dns:collector.example");
+        ObserveService endpoint = live.observe(ObserveOptions.of(0, TOKEN).bind("127.0.0.1").tls(elsewhere, passwordFile));
+        toClose.add(endpoint);
+        SSLContext own = TlsContexts.pinnedTo(elsewhere, passwordFile, "collector");
+        try (ObserverClient c = ObserverClient.connect("127.0.0.1", endpoint.port(), TOKEN, (sub, events) -> {}, own)) {
+            assertThat(c.connectionId()).isPositive();
+        }
+        SSLContext byName = ObserverClient.trusting(trustStoreOf(elsewhere, "elsewhere-trust.p12"), PASSWORD.toCharArray());
+        assertThatThrownBy(() -> ObserverClient.connect("127.0.0.1", endpoint.port(), TOKEN, (sub, events) -> {}, byName).close())
+                .as("a trust store checks the host name").isInstanceOf(ObserveException.class).hasMessageContaining("TLS handshake");
+        Path strangerKeys = dir.resolve("stranger.p12");
+        SSLContext stranger = TlsContexts.pinnedTo(strangerKeys, passwordFile, "collector");
+        assertThatThrownBy(() -> ObserverClient.connect("127.0.0.1", endpoint.port(), TOKEN, (sub, events) -> {}, stranger).close())
+                .isInstanceOf(ObserveException.class).hasMessageContaining("TLS handshake").hasMessageContaining("not this process's own");
+        assertThatThrownBy(() -> TlsContexts.pinnedTo(trustStore, passwordFile, "collector"))
+                .hasMessageContaining("collector TLS key store " + trustStore).hasMessageContaining("holds no key pair");
+    }
+
+    @Test
     void aNonLoopbackBindWithoutTlsIsRefused() {
         assertThatThrownBy(() -> live.observe(ObserveOptions.of(0, TOKEN).bind("0.0.0.0")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0.0.0.0")
