@@ -9,6 +9,7 @@ import io.sonde.collector.naming.AgentInfo;
 import io.sonde.collector.receive.ReceiverStatus;
 import io.sonde.cli.live.ObserveAddress;
 import io.sonde.cli.live.ObserveOptions;
+import io.sonde.cli.live.TrustStoreOptions;
 import io.sonde.dashboard.live.DirectLiveLink;
 import io.sonde.dashboard.live.LiveLink;
 import io.sonde.dashboard.server.Api;
@@ -35,6 +36,7 @@ import java.util.concurrent.CountDownLatch;
 import javax.net.ssl.SSLContext;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -59,14 +61,9 @@ public final class DashboardCommand implements Callable<Integer> {
     @Option(names = "--token-file", paramLabel = "FILE", description = "With --observe: the endpoint's token file (owner-only, chmod 600).")
     Path tokenFile;
 
-    @Option(names = "--tls-trust-store", paramLabel = "FILE",
-            description = "With --observe: connect with TLS, trusting the certificates in FILE (the endpoint's certificate or its CA;"
-                    + " it must name HOST), for an endpoint with observe.tls.key.store.")
-    Path tlsTrustStore;
-
-    @Option(names = "--tls-trust-store-password-file", paramLabel = "FILE",
-            description = "File holding the trust store's password (owner-only, chmod 600); with --tls-trust-store.")
-    Path tlsTrustStorePasswordFile;
+    /** With --observe: TLS to the endpoint. */
+    @Mixin
+    TrustStoreOptions tlsTrust = new TrustStoreOptions();
 
     @Option(names = "--port", required = true, paramLabel = "N", description = "HTTP port to serve on (0: any free port, printed at start).")
     int port;
@@ -91,7 +88,7 @@ public final class DashboardCommand implements Callable<Integer> {
         boolean noLog = inputs == null || inputs.isEmpty();
         if (noLog && observe == null) throw new UsageError("give a LOGDIR, or --observe HOST:PORT --token-file F to watch a live agent");
         if (observe == null && tokenFile != null) throw new UsageError("--token-file goes with --observe");
-        if (observe == null && (tlsTrustStore != null || tlsTrustStorePasswordFile != null)) {
+        if (observe == null && tlsTrust.given()) {
             throw new UsageError("--tls-trust-store goes with --observe");
         }
         if (noLog && probeCost != null) throw new UsageError("--probe-cost needs a LOGDIR");
@@ -145,7 +142,7 @@ public final class DashboardCommand implements Callable<Integer> {
         if (tokenFile == null) throw new UsageError("--observe needs --token-file F (the endpoint's token file)");
         ObserveAddress address = ObserveAddress.parse(observe, false);
         String token = ObserveOptions.readToken(tokenFile);
-        SSLContext tls = ObserveOptions.trust("--tls-trust-store", tlsTrustStore, tlsTrustStorePasswordFile);
+        SSLContext tls = tlsTrust.context();
         DirectLiveLink link = new DirectLiveLink(address.host(), address.port(), token, tokenFile.toString(), tls);
         try (ObserverClient probe = link.connect(link.name(), null, (sub, events) -> {})) {
             return link;

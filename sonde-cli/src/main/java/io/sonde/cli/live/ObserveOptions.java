@@ -19,6 +19,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import javax.net.ssl.SSLContext;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -35,14 +36,8 @@ public final class ObserveOptions {
                     + " lists it, or a unique prefix); --token-file is then the collector's token")
     String agent;
 
-    @Option(names = "--tls-trust-store", paramLabel = "FILE",
-            description = "Connect with TLS, trusting the certificates in FILE (PKCS12 or JKS: the endpoint's certificate or its CA);"
-                    + " the certificate must name HOST. For an endpoint with observe.tls.key.store, or a collector with --tls-key-store.")
-    Path tlsTrustStore;
-
-    @Option(names = "--tls-trust-store-password-file", paramLabel = "FILE",
-            description = "File holding the trust store's password (owner-only, chmod 600); with --tls-trust-store.")
-    Path tlsTrustStorePasswordFile;
+    @Mixin
+    TrustStoreOptions tlsTrust = new TrustStoreOptions();
 
     /**
      * Reads the token and connects (through the collector to {@code --agent} when given); every
@@ -50,7 +45,7 @@ public final class ObserveOptions {
      */
     public ObserverClient connect(ObserveAddress address, Observer observer) {
         String token = token();
-        SSLContext tls = trust("--tls-trust-store", tlsTrustStore, tlsTrustStorePasswordFile);
+        SSLContext tls = tlsTrust.context();
         try {
             if (agent != null) return ObserverClient.connectRelayed(address.host(), address.port(), token, agent, observer, tls);
             return ObserverClient.connect(address.host(), address.port(), token, observer, tls);
@@ -64,7 +59,7 @@ public final class ObserveOptions {
         } catch (ObserveException e) {
             if (tls != null && e.getMessage().contains("TLS handshake")) {
                 throw new UserError("cannot connect to " + address.endpoint() + " with TLS: " + e.getMessage()
-                        + " (--tls-trust-store " + tlsTrustStore + " must hold the endpoint's certificate or its CA, and the certificate"
+                        + " (--tls-trust-store " + tlsTrust.trustStore() + " must hold the endpoint's certificate or its CA, and the certificate"
                         + " must name " + address.host() + ")");
             }
             if (tls == null && e.code() == 0) {

@@ -3,7 +3,6 @@ package io.sonde.collector.observe;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sonde.api.MethodProbe;
 import io.sonde.api.Monitor;
 import io.sonde.api.Sonde;
 import io.sonde.api.internal.MonitorAccess;
@@ -12,12 +11,8 @@ import io.sonde.api.live.MonitoredObject;
 import io.sonde.api.live.ObserveOptions;
 import io.sonde.api.live.ObserveService;
 import io.sonde.collector.Collector;
-import io.sonde.collector.envelope.StreamInfo;
-import io.sonde.collector.handler.HandlerSet;
 import io.sonde.collector.naming.AgentDirectory;
 import io.sonde.collector.naming.AgentInfo;
-import io.sonde.collector.receive.ReceiverLimits;
-import io.sonde.collector.receive.ReceiverListener;
 import io.sonde.core.config.SondeConfig;
 import io.sonde.core.live.LiveRuntime;
 import io.sonde.core.live.mib.LiveClock;
@@ -27,10 +22,7 @@ import io.sonde.format.observe.ObserveProtocol;
 import io.sonde.format.stream.ObserveEndpoint;
 import io.sonde.observer.ObserveException;
 import io.sonde.observer.ObserverClient;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -72,30 +64,19 @@ class AgentRelayTlsTest {
     void anAgentAnnouncesItsTlsEndpointAndTheCollectorRelaysToItWithTls() throws Exception {
         Path collectorTokenFile = TestKeyPairs.secretFile(tmp, "collector.token", COLLECTOR_TOKEN);
         Path agentTokenFile = TestKeyPairs.secretFile(tmp, "agent.token", AGENT_TOKEN);
-        Collector collector = Collector.start(new Collector.Settings(new InetSocketAddress("127.0.0.1", 0), tmp.resolve("archive"),
-                HandlerSet.byName(List.of("archive")), Map.of(), ReceiverLimits.defaults(), COLLECTOR_TOKEN), ReceiverListener.none(),
-                line -> {});
+        Collector collector = AgentRelayTest.startCollector(tmp, COLLECTOR_TOKEN);
         try {
             NamingEndpoint naming = collector.observe(ObserveOptions.of(0, COLLECTOR_TOKEN), AGENT_TOKEN, trustingTheAgent);
-            Map<String, String> settings = new HashMap<>();
-            settings.put("writer", "tcp");
-            settings.put("tcp.host", "127.0.0.1");
-            settings.put("tcp.port", String.valueOf(collector.port()));
-            settings.put("tcp.token.file", collectorTokenFile.toString());
-            settings.put("observe", "on");
-            settings.put("observe.port", "0");
-            settings.put("observe.token.file", agentTokenFile.toString());
+            Map<String, String> settings = AgentRelayTest.agentSettings(collector, collectorTokenFile, agentTokenFile);
             settings.put("observe.tls.key.store", agentKeyStore.toString());
             settings.put("observe.tls.password.file", agentPassword.toString());
-            settings.put("flush.interval.ms", "5");
-            settings.put("policy", "block-forever");
             Monitor m = MonitorAccess.start(SondeConfig.of(settings));
             MonitoredObject app = Sonde.live().object("relaytlstest/app", "App");
             LongSensor x = app.longSensor("x", "items", "a sensor read through the relay over TLS");
             x.set(11);
             try {
                 UUID id = m.agentId();
-                AgentInfo known = awaitAnnounced(collector, id, m.methodProbe("relaytlstest.App.run", "()V"));
+                AgentInfo known = AgentRelayTest.awaitAnnounced(collector, id, m.methodProbe("relaytlstest.App.run", "()V"));
                 assertThat(known.observe()).isEqualTo(new ObserveEndpoint("127.0.0.1", m.observePort(), true));
                 try (ObserverClient c = ObserverClient.connectRelayed("127.0.0.1", naming.port(), COLLECTOR_TOKEN, id.toString(),
                         (s, e) -> {})) {
@@ -119,9 +100,9 @@ class AgentRelayTlsTest {
         UUID plainAnnounced = UUID.fromString("00000000-0000-4000-8000-0000000000f2");
         LiveRuntime agentTree = LiveRuntime.bare(LiveClock.system());
         try (ObserveService agentSide = agentTree.observe(ObserveOptions.of(0, AGENT_TOKEN).tls(agentKeyStore, agentPassword))) {
-            dir.connected(stream(1, agent), new ObserveEndpoint("127.0.0.1", agentSide.port(), true));
+            dir.connected(AgentRelayTest.stream(1, agent), new ObserveEndpoint("127.0.0.1", agentSide.port(), true));
             // an agent that announced plain TCP for what is a TLS endpoint: the session cannot open
-            dir.connected(stream(2, plainAnnounced), new ObserveEndpoint("127.0.0.1", agentSide.port(), false));
+            dir.connected(AgentRelayTest.stream(2, plainAnnounced), new ObserveEndpoint("127.0.0.1", agentSide.port(), false));
             try (NamingEndpoint defaultTrust = NamingEndpoint.start(dir, ObserveOptions.of(0, COLLECTOR_TOKEN), AGENT_TOKEN);
                     NamingEndpoint trusting = NamingEndpoint.start(dir, ObserveOptions.of(0, COLLECTOR_TOKEN), AGENT_TOKEN, trustingTheAgent)) {
                 assertThatThrownBy(() -> ObserverClient.connectRelayed("127.0.0.1", defaultTrust.port(), COLLECTOR_TOKEN, agent.toString(),
@@ -144,22 +125,5 @@ class AgentRelayTlsTest {
         } finally {
             agentTree.close();
         }
-    }
-
-    private static AgentInfo awaitAnnounced(Collector collector, UUID id, MethodProbe probe) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline) {
-            boolean entered = probe.enter();
-            probe.exit(entered);
-            for (AgentInfo a : collector.agents()) {
-                if (a.agentId().equals(id) && a.observe() != null && AgentInfo.CONNECTED.equals(a.status())) return a;
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("the collector did not learn agent " + id + "'s observe endpoint within 30 s: " + collector.agents());
-    }
-
-    private static StreamInfo stream(long connection, UUID agent) {
-        return new StreamInfo(connection, agent, "host", 100 + connection, "127.0.0.1:1", System.currentTimeMillis(), new byte[12], false);
     }
 }
