@@ -39,6 +39,8 @@ public final class ObserveServer implements ObserveService {
     private final List<ObserveConnection> connections = new CopyOnWriteArrayList<>();
     private final AtomicInteger connectionIds = new AtomicInteger();
     private volatile boolean closed;
+    /** How long close() waits for the acceptor thread to leave accept() (it is woken at once; this bounds a stalled machine). */
+    private static final long ACCEPTOR_JOIN_MILLIS = 30_000;
 
     private ObserveServer(LiveTree tree, String token, InetAddress bind, int port, SSLContext tls, ObserveRelay relay) throws IOException {
         this.tree = tree;
@@ -165,6 +167,15 @@ public final class ObserveServer implements ObserveService {
             server.close();
         } catch (IOException ignored) {
             // closing anyway
+        }
+        // The kernel keeps the port listening until the acceptor thread's accept() has returned (the
+        // blocked call holds the socket); waiting for that thread makes "closed" mean the port is free.
+        if (Thread.currentThread() != acceptor) {
+            try {
+                acceptor.join(ACCEPTOR_JOIN_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
         for (ObserveConnection c : connections) c.close();
     }
