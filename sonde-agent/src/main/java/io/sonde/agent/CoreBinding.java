@@ -56,12 +56,9 @@ final class CoreBinding {
             return;
         }
         try {
-            ObserveStartup.Started s = ObserveStartup.start(Sonde.live(), c.getInt(ConfigKey.OBSERVE_PORT),
-                    c.get(ConfigKey.OBSERVE_TOKEN_FILE),
-                    ObserveStartup.generatedTokenDir(c.get(ConfigKey.WRITER), c.get(ConfigKey.FILE_DIR)));
-            pipeline.announceObserve(s.service().port(), c.get(ConfigKey.OBSERVE_ADVERTISED_HOST));
-            AgentLog.info(s.describe() + "; try: sonde ls 127.0.0.1:" + s.service().port() + " --token-file "
-                    + s.tokenFile().toAbsolutePath());
+            ObserveStartup.Started s = ObserveStartup.start(Sonde.live(), c, pipeline);
+            AgentLog.info(s.describe() + "; try: sonde ls " + s.endpoint() + " --token-file " + s.tokenFile().toAbsolutePath()
+                    + (s.tls() ? " --tls-trust-store TRUST-STORE" : ""));
         } catch (RuntimeException | LinkageError e) {
             AgentLog.info("observe=on: the observe endpoint did not start, monitoring goes on without it: " + e.getMessage());
         }

@@ -11,6 +11,7 @@ import io.sonde.collector.otlp.OtlpHandler;
 import io.sonde.collector.receive.ReceiverLimits;
 import io.sonde.collector.receive.ReceiverStatus;
 import io.sonde.core.live.observe.TlsContexts;
+import io.sonde.cli.live.ObserveOptions;
 import io.sonde.dashboard.live.LiveLink;
 import io.sonde.dashboard.live.RelayedLiveLink;
 import io.sonde.dashboard.server.DashboardServer;
@@ -78,6 +79,16 @@ public final class CollectorCommand implements Callable<Integer> {
                     + " observe.token.file.")
     Path agentTokenFile;
 
+    @Option(names = "--agent-trust-store", paramLabel = "FILE",
+            description = "Trust store (PKCS12 or JKS) with the certificates (or their CA) of agents whose observe endpoint serves TLS"
+                    + " (observe.tls.key.store): the relay dials them with TLS and checks that each certificate names the host the agent"
+                    + " announced. Default: the JVM's default trust store. With --agent-token-file.")
+    Path agentTrustStore;
+
+    @Option(names = "--agent-trust-store-password-file", paramLabel = "FILE",
+            description = "File holding --agent-trust-store's password (owner-only, chmod 600).")
+    Path agentTrustStorePasswordFile;
+
     @Option(names = "--tls-key-store", paramLabel = "FILE",
             description = "Key store (PKCS12 or JKS) of the collector's key pair and certificate: agents connect with TLS (tcp.tls=on), and"
                     + " --observe-port serves TLS on --bind too. Required for a --bind address that is not loopback.")
@@ -127,7 +138,11 @@ public final class CollectorCommand implements Callable<Integer> {
         if (agentTokenFile != null && observePort == null) {
             throw new UsageError("--agent-token-file needs --observe-port: observers reach agents through the collector's observe endpoint");
         }
+        if ((agentTrustStore != null || agentTrustStorePasswordFile != null) && agentTokenFile == null) {
+            throw new UsageError("--agent-trust-store needs --agent-token-file: it is the trust of the relay to the agents");
+        }
         String agentToken = agentTokenFile == null ? null : secret("--agent-token-file", agentTokenFile);
+        SSLContext agentTls = ObserveOptions.trust("--agent-trust-store", agentTrustStore, agentTrustStorePasswordFile);
         SSLContext tls = tls();
         try {
             TlsContexts.requireTls("collector", listen.bind, address.getAddress(), tls != null);
@@ -168,12 +183,12 @@ public final class CollectorCommand implements Callable<Integer> {
         }
         print(stdout, "collector listening on " + collector.address().getAddress().getHostAddress() + ":" + collector.port() + ", archive " + out
                 + ", handlers " + handlerList(collector.handlerStatus()) + " (Ctrl-C to stop)");
-        int namingPort = observePort == null ? -1 : startNaming(collector, token, agentToken, stdout);
+        int namingPort = observePort == null ? -1 : startNaming(collector, token, agentToken, agentTls, stdout);
         DashboardServer dashboard = http == null ? null : DashboardCommand.serveCollector(new InetSocketAddress(address.getAddress(), http), out, collector, metrics,
                 records, liveLink(collector, namingPort, token, agentToken));
         if (dashboard != null) {
             print(stdout, "dashboard at http://" + collector.address().getAddress().getHostAddress() + ":" + dashboard.port() + "/"
-                    + (namingPort >= 0 && agentToken != null && tlsKeyStore == null ? " (live pages through the relay)" : ""));
+                    + (namingPort >= 0 && agentToken != null ? " (live pages through the relay)" : ""));
         }
         String warning = listen.exposureWarning("collector", collector.port(), tls != null);
         if (warning != null) {
@@ -259,12 +274,12 @@ public final class CollectorCommand implements Callable<Integer> {
      * Serves the agents on the observe endpoint (on --bind with TLS when the data port has TLS, else on
      * 127.0.0.1); a port that cannot be bound stops the collector again.
      */
-    private int startNaming(Collector collector, String token, String agentToken, PrintWriter stdout) {
+    private int startNaming(Collector collector, String token, String agentToken, SSLContext agentTls, PrintWriter stdout) {
         try {
             io.sonde.api.live.ObserveOptions o = io.sonde.api.live.ObserveOptions.of(observePort, token);
             if (tlsKeyStore != null) o = o.bind(listen.bind).tls(tlsKeyStore, tlsPasswordFile);
-            int port = collector.observe(o, agentToken).port();
-            String host = tlsKeyStore != null ? listen.bind : "127.0.0.1";
+            int port = collector.observe(o, agentToken, agentTls).port();
+            String host = namingHost();
             print(stdout, "agents served on observe endpoint " + host + ":" + port + (tlsKeyStore != null ? " (TLS)" : "") + " (sonde ls "
                     + host + ":" + port + "/agents --token-file " + listen.tokenFile + " --values"
                     + (agentToken != null ? "; an agent's own objects: --agent ID" : "") + ")");
@@ -275,19 +290,28 @@ public final class CollectorCommand implements Callable<Integer> {
         }
     }
 
+    /** The host of the collector's observe endpoint: --bind with TLS, else 127.0.0.1. */
+    private String namingHost() {
+        return tlsKeyStore != null ? listen.bind : "127.0.0.1";
+    }
+
     /**
      * The dashboard's way to the agents' live objects: the collector's own relay on its observe
-     * endpoint (loopback), for agents that announced an observe endpoint; null (no live pages, the
-     * page says so) without --observe-port and --agent-token-file, or with TLS, where the dashboard
-     * would need the collector's certificate as a client.
+     * endpoint, for agents that announced an observe endpoint; null (no live pages, the page says so)
+     * without --observe-port and --agent-token-file. With TLS the dashboard connects as a TLS client
+     * that trusts exactly the collector's own certificate (--tls-key-store), on --bind (127.0.0.1 for a
+     * wildcard bind).
      */
     private LiveLink liveLink(Collector collector, int namingPort, String token, String agentToken) {
-        if (namingPort < 0 || agentToken == null || tlsKeyStore != null) return null;
+        if (namingPort < 0 || agentToken == null) return null;
+        SSLContext own = tlsKeyStore == null ? null : TlsContexts.pinnedTo(tlsKeyStore, tlsPasswordFile, "collector");
+        String bound = namingHost();
+        String host = bound.equals("0.0.0.0") || bound.equals("::") ? "127.0.0.1" : bound;
         return new RelayedLiveLink(
                 () -> collector.agents().stream().filter(a -> a.observe() != null && AgentInfo.CONNECTED.equals(a.status()))
                         .map(a -> a.agentId().toString()).toList(),
                 // a token typed in the page is checked by the collector; without one the page reads with the collector's
-                (agent, typed, observer) -> ObserverClient.connectRelayed("127.0.0.1", namingPort, typed == null ? token : typed, agent, observer),
+                (agent, typed, observer) -> ObserverClient.connectRelayed(host, namingPort, typed == null ? token : typed, agent, observer, own),
                 "Whoever holds the collector's token (" + listen.tokenFile + ") may switch probes and suspend sensors, through the collector's relay.");
     }
 

@@ -9,6 +9,7 @@ import io.sonde.collector.naming.AgentInfo;
 import io.sonde.collector.receive.ReceiverStatus;
 import io.sonde.cli.live.ObserveAddress;
 import io.sonde.cli.live.ObserveOptions;
+import io.sonde.cli.live.TrustStoreOptions;
 import io.sonde.dashboard.live.DirectLiveLink;
 import io.sonde.dashboard.live.LiveLink;
 import io.sonde.dashboard.server.Api;
@@ -32,8 +33,10 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import javax.net.ssl.SSLContext;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -58,6 +61,10 @@ public final class DashboardCommand implements Callable<Integer> {
     @Option(names = "--token-file", paramLabel = "FILE", description = "With --observe: the endpoint's token file (owner-only, chmod 600).")
     Path tokenFile;
 
+    /** With --observe: TLS to the endpoint. */
+    @Mixin
+    TrustStoreOptions tlsTrust = new TrustStoreOptions();
+
     @Option(names = "--port", required = true, paramLabel = "N", description = "HTTP port to serve on (0: any free port, printed at start).")
     int port;
 
@@ -81,6 +88,9 @@ public final class DashboardCommand implements Callable<Integer> {
         boolean noLog = inputs == null || inputs.isEmpty();
         if (noLog && observe == null) throw new UsageError("give a LOGDIR, or --observe HOST:PORT --token-file F to watch a live agent");
         if (observe == null && tokenFile != null) throw new UsageError("--token-file goes with --observe");
+        if (observe == null && tlsTrust.given()) {
+            throw new UsageError("--tls-trust-store goes with --observe");
+        }
         if (noLog && probeCost != null) throw new UsageError("--probe-cost needs a LOGDIR");
         DirectLiveLink live = observe == null ? null : liveLink();
         PrintStream out = System.out;
@@ -132,15 +142,16 @@ public final class DashboardCommand implements Callable<Integer> {
         if (tokenFile == null) throw new UsageError("--observe needs --token-file F (the endpoint's token file)");
         ObserveAddress address = ObserveAddress.parse(observe, false);
         String token = ObserveOptions.readToken(tokenFile);
-        DirectLiveLink link = new DirectLiveLink(address.host(), address.port(), token, tokenFile.toString());
+        SSLContext tls = tlsTrust.context();
+        DirectLiveLink link = new DirectLiveLink(address.host(), address.port(), token, tokenFile.toString(), tls);
         try (ObserverClient probe = link.connect(link.name(), null, (sub, events) -> {})) {
             return link;
         } catch (ObserveException e) {
             throw new UserError("--observe " + address.endpoint() + (e.code() == ObserveProtocol.ERR_BAD_TOKEN ? " refused the token in " + tokenFile : "")
-                    + ": " + e.getMessage());
+                    + ": " + e.getMessage() + (tls == null && e.code() == 0 ? ObserveOptions.plainHint(e) : ""));
         } catch (IOException e) {
             throw new UserError("--observe: cannot connect to " + address.endpoint() + ": " + e.getMessage()
-                    + " (is the process running with its observe endpoint on this port?)");
+                    + " (is the process running with its observe endpoint on this port?)" + (tls == null ? ObserveOptions.plainHint(e) : ""));
         }
     }
 

@@ -6,6 +6,7 @@ import io.sonde.agent.testing.AgentJvm;
 import io.sonde.format.observe.ProbeInfo;
 import io.sonde.format.observe.ProbeListing;
 import io.sonde.observer.ObserverClient;
+import io.sonde.core.live.observe.TestKeyPairs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -18,15 +19,19 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The observe endpoint in real processes: the agent's {@code observe=on} (generated token, a given
- * token file, a token file others may read) with the CLI connecting to it, the agent's method
- * probes listed and switched over the wire, and {@code sonde demo --live} ending by itself after
- * {@code --seconds} with a complete recording.
+ * token file, a token file others may read; TLS with {@code observe.tls.key.store} and a key pair
+ * made by keytool, and a non-loopback {@code observe.bind} without TLS refused naming the key) with
+ * the CLI connecting to it, the agent's method probes listed and switched over the wire, and
+ * {@code sonde demo --live} ending by itself after {@code --seconds} with a complete recording.
  */
 class LiveProcessesTest {
     private static final Pattern ENDPOINT = Pattern.compile(
             "sonde-agent: observe endpoint on (127\\.0\\.0\\.1:\\d+), token in (\\S+)");
     private static final String TICK = "io.sonde.cli.testapp.LoopApp$Ticker.tick";
     private static final String MARK = "io.sonde.cli.testapp.LoopApp$Ticker.mark";
+    private static final Pattern TLS_ENDPOINT = Pattern.compile(
+            "sonde-agent: observe endpoint on 127\\.0\\.0\\.1:(\\d+) \\(TLS\\), token in (\\S+); try: sonde ls 127\\.0\\.0\\.1:\\d+ "
+                    + "--token-file \\S+ --tls-trust-store TRUST-STORE");
 
     @TempDir
     Path dir;
@@ -38,9 +43,9 @@ class LiveProcessesTest {
         if (process != null) process.close();
     }
 
-    /** Waits (at most 30 s) until the agent's stderr matches {@code p}. */
+    /** Waits (at most 60 s) until the agent's stderr matches {@code p}. */
     private Matcher awaitStderr(Pattern p) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {
             Matcher m = p.matcher(process.stderr());
             if (m.find()) return m;
@@ -178,6 +183,37 @@ class LiveProcessesTest {
             c.enableProbes(TICK);
             assertThat(named(c.probes(TICK, 0, 10), TICK).on()).isTrue();
         }
+        process.send("stop");
+        process.awaitLine("done");
+        assertThat(process.awaitExit()).isZero();
+    }
+
+    @Test
+    void theAgentsTlsEndpointServesTheCliWithTheTrustStoreOnly() throws Exception {
+        Path keys = TestKeyPairs.keyPair(dir, "app.p12", "CN=app", "SAN=ip:127.0.0.1");
+        Path password = TestKeyPairs.secretFile(dir, "app.password", TestKeyPairs.PASSWORD);
+        Path trust = TestKeyPairs.trustStoreOf(keys, dir, "app-trust.p12");
+        Path token = TestKeyPairs.secretFile(dir, "observe.token", "agent-tls-s3cret");
+        startLoopApp("observe=on,observe.port=0,writer=discard,observe.bind=127.0.0.1,observe.token.file=" + token
+                + ",observe.tls.key.store=" + keys + ",observe.tls.password.file=" + password);
+        String address = "127.0.0.1:" + awaitStderr(TLS_ENDPOINT).group(1);
+
+        Object[] tls = CliRun.run("get", address + "/jvm/threads/count", "--token-file", token.toString(), "--tls-trust-store",
+                trust.toString(), "--tls-trust-store-password-file", password.toString());
+        assertThat(tls[0]).as("%s", tls[2]).isEqualTo(0);
+        assertThat(((String) tls[1]).strip()).matches("jvm/threads/count +\\d+");
+
+        Object[] plain = CliRun.run("get", address + "/jvm/threads/count", "--token-file", token.toString());
+        assertThat(plain[0]).isEqualTo(1);
+        assertThat((String) plain[2]).contains("cannot connect to " + address).contains("--tls-trust-store");
+    }
+
+    @Test
+    void aNonLoopbackBindWithoutTlsKeepsTheEndpointDownNamingTheKey() throws Exception {
+        startLoopApp("observe=on,observe.port=0,writer=discard,observe.bind=0.0.0.0");
+        awaitStderr(Pattern.compile("sonde-agent: observe=on: the observe endpoint did not start, monitoring goes on without it:"
+                + " observe\\.bind=0\\.0\\.0\\.0: .*not a loopback address.*observe\\.tls\\.key\\.store"));
+        assertThat(process.stderr()).doesNotContain("observe endpoint on ");
         process.send("stop");
         process.awaitLine("done");
         assertThat(process.awaitExit()).isZero();

@@ -167,8 +167,17 @@ public final class Collector implements AutoCloseable {
      * observe token (null: relaying is refused with a message saying so).
      */
     public synchronized NamingEndpoint observe(ObserveOptions options, String agentToken) {
+        return observe(options, agentToken, null);
+    }
+
+    /**
+     * As {@link #observe(ObserveOptions, String)}; the relay dials agents that announced a TLS observe
+     * endpoint with {@code agentTls} (the agents' certificates or their CA, {@code --agent-trust-store};
+     * null: the JVM's default trust store), checking that each certificate names the host the agent announced.
+     */
+    public synchronized NamingEndpoint observe(ObserveOptions options, String agentToken, SSLContext agentTls) {
         if (naming != null || stopped.get()) throw new IllegalStateException(stopped.get() ? "collector stopped" : "naming already served");
-        naming = NamingEndpoint.start(agents, options, agentToken);
+        naming = NamingEndpoint.start(agents, options, agentToken, agentTls);
         return naming;
     }
 

@@ -54,10 +54,7 @@ public final class Sonde {
         }
         if ("on".equals(config.get(ConfigKey.OBSERVE).trim())) {
             try {
-                m.observeWith(ObserveStartup.start(live(), config.getInt(ConfigKey.OBSERVE_PORT),
-                        config.get(ConfigKey.OBSERVE_TOKEN_FILE),
-                        ObserveStartup.generatedTokenDir(config.get(ConfigKey.WRITER), config.get(ConfigKey.FILE_DIR))));
-                m.pipeline().announceObserve(m.observePort(), config.get(ConfigKey.OBSERVE_ADVERTISED_HOST));
+                m.observeWith(ObserveStartup.start(live(), config, m.pipeline()));
             } catch (RuntimeException e) {
                 m.close();
                 throw new IllegalStateException("observe=on: " + e.getMessage(), e);

@@ -4,6 +4,8 @@ import io.sonde.api.live.ObserveService;
 import io.sonde.cli.UsageError;
 import io.sonde.cli.UserError;
 import io.sonde.format.observe.ObserveProtocol;
+import io.sonde.format.stream.TlsSockets;
+import io.sonde.format.stream.TokenFile;
 import io.sonde.observer.ObserveException;
 import io.sonde.observer.Observer;
 import io.sonde.observer.ObserverClient;
@@ -16,6 +18,8 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
+import javax.net.ssl.SSLContext;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -32,15 +36,19 @@ public final class ObserveOptions {
                     + " lists it, or a unique prefix); --token-file is then the collector's token")
     String agent;
 
+    @Mixin
+    TrustStoreOptions tlsTrust = new TrustStoreOptions();
+
     /**
      * Reads the token and connects (through the collector to {@code --agent} when given); every
      * failure is a {@link UserError} naming the endpoint or the file.
      */
     public ObserverClient connect(ObserveAddress address, Observer observer) {
         String token = token();
+        SSLContext tls = tlsTrust.context();
         try {
-            if (agent != null) return ObserverClient.connectRelayed(address.host(), address.port(), token, agent, observer);
-            return ObserverClient.connect(address.host(), address.port(), token, observer);
+            if (agent != null) return ObserverClient.connectRelayed(address.host(), address.port(), token, agent, observer, tls);
+            return ObserverClient.connect(address.host(), address.port(), token, observer, tls);
         } catch (UnknownHostException e) {
             throw new UserError("cannot connect to " + address.endpoint() + ": unknown host '" + address.host() + "'");
         } catch (ConnectException e) {
@@ -49,6 +57,14 @@ public final class ObserveOptions {
         } catch (SocketTimeoutException e) {
             throw new UserError("cannot connect to " + address.endpoint() + ": timed out");
         } catch (ObserveException e) {
+            if (tls != null && e.getMessage().contains("TLS handshake")) {
+                throw new UserError("cannot connect to " + address.endpoint() + " with TLS: " + e.getMessage()
+                        + " (--tls-trust-store " + tlsTrust.trustStore() + " must hold the endpoint's certificate or its CA, and the certificate"
+                        + " must name " + address.host() + ")");
+            }
+            if (tls == null && e.code() == 0) {
+                throw new UserError("cannot connect to " + address.endpoint() + ": " + e.getMessage() + plainHint(e));
+            }
             if (e.code() == ObserveProtocol.ERR_BAD_TOKEN && agent != null && e.getMessage().contains("must be HELLO")) {
                 throw new UserError(address.endpoint() + " does not relay to agents (--agent needs a collector's observe port): "
                         + e.getMessage());
@@ -58,7 +74,47 @@ public final class ObserveOptions {
             }
             throw failure(address, e);
         } catch (IOException e) {
-            throw new UserError("cannot connect to " + address.endpoint() + ": " + e.getMessage());
+            throw new UserError("cannot connect to " + address.endpoint() + ": " + e.getMessage() + (tls == null ? plainHint(e) : ""));
+        }
+    }
+
+    /**
+     * What to say when a plain connection failed before the endpoint answered: a TLS endpoint answers
+     * a plain client with a TLS alert record (first byte 0x15) or just closes, so the user is told about
+     * {@code --tls-trust-store}.
+     */
+    public static String plainHint(IOException e) {
+        String m = String.valueOf(e.getMessage());
+        return m.contains("bad magic byte 0x15") || m.contains("bad magic byte 0x16")
+                ? " (the endpoint answered with TLS: give --tls-trust-store with its certificate)"
+                : " (if the endpoint serves TLS, give --tls-trust-store)";
+    }
+
+    /**
+     * The client TLS context trusting {@code trustStore} (password from the owner-only {@code passwordFile},
+     * or none), or null for plain TCP when no store is given; every problem is a {@link UserError}
+     * naming {@code option}.
+     */
+    public static SSLContext trust(String option, Path trustStore, Path passwordFile) {
+        if (trustStore == null) {
+            if (passwordFile != null) throw new UsageError(option + "-password-file needs " + option);
+            return null;
+        }
+        char[] password = null;
+        if (passwordFile != null) {
+            try {
+                password = TokenFile.read(passwordFile).toCharArray();
+            } catch (IllegalArgumentException | UncheckedIOException e) {
+                throw new UserError(option + "-password-file: " + e.getMessage());
+            }
+        }
+        try {
+            return TlsSockets.trusting(trustStore, password);
+        } catch (IOException e) {
+            String m = String.valueOf(e.getMessage());
+            throw new UserError(option + ": " + (m.contains(trustStore.toString()) ? m : trustStore + ": " + m));
+        } finally {
+            if (password != null) java.util.Arrays.fill(password, '\0');
         }
     }
 

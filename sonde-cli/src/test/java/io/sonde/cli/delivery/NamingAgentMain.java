@@ -17,7 +17,8 @@ import java.util.Map;
  * argument exists (at most 120 s), then it closes its monitor (its connection ends). Arguments:
  * collector port, token file, stop file, and optionally an observe token file: then (for
  * {@link RelayProcessTest}) it runs with {@code observe=on} on any free port and raises
- * {@code shop/stock/level} by one with every call. Prints {@code agent <id> pid <pid> observe <port>}
+ * {@code shop/stock/level} by one with every call; any further arguments {@code KEY=VALUE} are more
+ * settings. Prints {@code agent <id> pid <pid> observe <port>}
  * ({@code -1}: no endpoint) at start and {@code closed} at the end.
  */
 public final class NamingAgentMain {
@@ -27,6 +28,10 @@ public final class NamingAgentMain {
         Map<String, String> settings = new HashMap<>(Map.of("writer", "tcp", "tcp.port", args[0], "tcp.token.file", args[1],
                 "flush.interval.ms", "5", "policy", "block-forever"));
         if (args.length > 3) settings.putAll(Map.of("observe", "on", "observe.port", "0", "observe.token.file", args[3]));
+        for (int i = 4; i < args.length; i++) { // further settings KEY=VALUE (TLS, for RelayTlsProcessTest)
+            int eq = args[i].indexOf('=');
+            settings.put(args[i].substring(0, eq), args[i].substring(eq + 1));
+        }
         Monitor m = MonitorAccess.start(SondeConfig.of(settings));
         LongSensor level = args.length > 3 ? Sonde.live().object("shop/stock", "Stock").longSensor("level", "items", "items in stock") : null;
         System.out.println("agent " + m.agentId() + " pid " + ProcessHandle.current().pid() + " observe " + m.observePort());

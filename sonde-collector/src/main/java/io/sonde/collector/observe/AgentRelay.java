@@ -40,6 +40,8 @@ public final class AgentRelay implements ObserveRelay {
 
     private final AgentDirectory directory;
     private final String agentToken;
+    /** Trust for agents' TLS observe endpoints; null: the JVM's default trust store. */
+    private final SSLContext agentTls;
     private final AtomicInteger open = new AtomicInteger();
     private final UUID relayId = UUID.randomUUID();
 
@@ -48,8 +50,18 @@ public final class AgentRelay implements ObserveRelay {
      *     with a message saying so
      */
     public AgentRelay(AgentDirectory directory, String agentToken) {
+        this(directory, agentToken, null);
+    }
+
+    /**
+     * As {@link #AgentRelay(AgentDirectory, String)}; agents that announced a TLS observe endpoint
+     * (HELLO observe flag TLS) are dialled with TLS trusting {@code agentTls} ({@code --agent-trust-store};
+     * null: the JVM's default trust store), and each agent's certificate must name the host it announced.
+     */
+    public AgentRelay(AgentDirectory directory, String agentToken, SSLContext agentTls) {
         this.directory = directory;
         this.agentToken = agentToken;
+        this.agentTls = agentTls;
     }
 
     /** Relayed sessions open now. */
@@ -80,10 +92,11 @@ public final class AgentRelay implements ObserveRelay {
         }
         Socket socket;
         try {
-            socket = dial(e);
+            socket = dial(e, agentTls);
         } catch (IOException x) {
             s.error(s.request(), ObserveProtocol.ERR_UNAVAILABLE, "cannot reach the observe endpoint " + e + " of " + name + ": "
-                    + x.getMessage());
+                    + x.getMessage() + (e.tls() ? " (the collector's --agent-trust-store must hold the agent's certificate or its CA,"
+                    + " and the certificate must name " + e.host() + ")" : ""));
             return;
         }
         open.incrementAndGet();
@@ -127,13 +140,14 @@ public final class AgentRelay implements ObserveRelay {
         return null;
     }
 
-    private static Socket dial(ObserveEndpoint e) throws IOException {
+    private static Socket dial(ObserveEndpoint e, SSLContext agentTls) throws IOException {
         Socket plain = new Socket();
         try {
             plain.connect(new InetSocketAddress(e.host(), e.port()), AGENT_TIMEOUT_MS);
             plain.setTcpNoDelay(true);
-            // the agent's certificate must name the host it announced; trusted as the JVM's default trust store says
-            Socket s = e.tls() ? TlsSockets.handshake(SSLContext.getDefault(), plain, e.host(), e.port(), AGENT_TIMEOUT_MS) : plain;
+            // the agent's certificate must name the host it announced, and be trusted by --agent-trust-store (else the JVM's default)
+            Socket s = e.tls() ? TlsSockets.handshake(agentTls != null ? agentTls : SSLContext.getDefault(), plain, e.host(), e.port(),
+                    AGENT_TIMEOUT_MS) : plain;
             s.setSoTimeout(AGENT_TIMEOUT_MS);
             return s;
         } catch (IOException | NoSuchAlgorithmException | RuntimeException x) {

@@ -18,6 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
 
 /**
  * Serves an {@link AgentDirectory} as a monitored-object tree on an observe endpoint of its own:
@@ -50,14 +51,14 @@ public final class NamingEndpoint implements AutoCloseable {
     private final ObserveService service;
     private final ScheduledExecutorService refresher;
 
-    private NamingEndpoint(AgentDirectory directory, ObserveOptions options, String agentToken) {
+    private NamingEndpoint(AgentDirectory directory, ObserveOptions options, String agentToken, SSLContext agentTls) {
         this.directory = directory;
         this.tree = LiveRuntime.bare(LiveClock.system());
         this.agents = tree.object("agents", "Agents");
         MonitoredObject collector = tree.object("collector", "Collector");
         directory.onChange(this::update);
         directory.list().forEach(this::update);
-        AgentRelay relay = new AgentRelay(directory, agentToken);
+        AgentRelay relay = new AgentRelay(directory, agentToken, agentTls);
         this.service = ObserveServer.start(tree, options, relay);
         collector.longAttribute("observers", "connections", "observe connections open on this endpoint now (relayed ones not counted)",
                 service::connections);
@@ -90,10 +91,19 @@ public final class NamingEndpoint implements AutoCloseable {
      *     the collector has none
      */
     public static NamingEndpoint start(AgentDirectory directory, ObserveOptions options, String agentToken) {
+        return start(directory, options, agentToken, null);
+    }
+
+    /**
+     * As {@link #start(AgentDirectory, ObserveOptions, String)}; {@code agentTls} is the TLS context the
+     * relay dials agents that announced a TLS observe endpoint with ({@code --agent-trust-store}; null: the
+     * JVM's default trust store).
+     */
+    public static NamingEndpoint start(AgentDirectory directory, ObserveOptions options, String agentToken, SSLContext agentTls) {
         if (options.token() == null || options.token().isEmpty()) {
             throw new IllegalArgumentException("the collector's observe endpoint needs a token (--token-file)");
         }
-        return new NamingEndpoint(directory, options, agentToken);
+        return new NamingEndpoint(directory, options, agentToken, agentTls);
     }
 
     /** The bound port. */

@@ -69,22 +69,10 @@ class AgentRelayTest {
         Path agentTokenFile = tmp.resolve("agent.token");
         ObserveStartup.writeTokenFile(collectorTokenFile, COLLECTOR_TOKEN);
         ObserveStartup.writeTokenFile(agentTokenFile, AGENT_TOKEN);
-        Collector collector = Collector.start(new Collector.Settings(new InetSocketAddress("127.0.0.1", 0), tmp.resolve("archive"),
-                HandlerSet.byName(List.of("archive")), Map.of(), ReceiverLimits.defaults(), COLLECTOR_TOKEN), ReceiverListener.none(),
-                line -> {});
+        Collector collector = startCollector(tmp, COLLECTOR_TOKEN);
         try {
             NamingEndpoint naming = collector.observe(ObserveOptions.of(0, COLLECTOR_TOKEN), AGENT_TOKEN);
-            Map<String, String> settings = new HashMap<>();
-            settings.put("writer", "tcp");
-            settings.put("tcp.host", "127.0.0.1");
-            settings.put("tcp.port", String.valueOf(collector.port()));
-            settings.put("tcp.token.file", collectorTokenFile.toString());
-            settings.put("observe", "on");
-            settings.put("observe.port", "0");
-            settings.put("observe.token.file", agentTokenFile.toString());
-            settings.put("flush.interval.ms", "5");
-            settings.put("policy", "block-forever");
-            Monitor m = MonitorAccess.start(SondeConfig.of(settings));
+            Monitor m = MonitorAccess.start(SondeConfig.of(agentSettings(collector, collectorTokenFile, agentTokenFile)));
             MonitoredObject app = Sonde.live().object("relaytest/app", "App");
             LongSensor x = app.longSensor("x", "items", "a sensor read through the relay");
             x.set(7);
@@ -171,9 +159,7 @@ class AgentRelayTest {
     void anEndpointAnnouncedWhileConnectedReachesTheCollectorWithNothingLostOrTwice() throws Exception {
         Path tokenFile = tmp.resolve("collector.token");
         ObserveStartup.writeTokenFile(tokenFile, COLLECTOR_TOKEN);
-        Collector collector = Collector.start(new Collector.Settings(new InetSocketAddress("127.0.0.1", 0), tmp.resolve("archive"),
-                HandlerSet.byName(List.of("archive")), Map.of(), ReceiverLimits.defaults(), COLLECTOR_TOKEN), ReceiverListener.none(),
-                line -> {});
+        Collector collector = startCollector(tmp, COLLECTOR_TOKEN);
         try {
             Monitor m = MonitorAccess.start(SondeConfig.of(Map.of("writer", "tcp", "tcp.port", String.valueOf(collector.port()),
                     "tcp.token.file", tokenFile.toString(), "flush.interval.ms", "5", "policy", "block-forever")));
@@ -207,7 +193,28 @@ class AgentRelayTest {
     }
 
     /** Produces a record now and then until the collector knows the agent with its observe endpoint. */
-    private static AgentInfo awaitAnnounced(Collector collector, UUID id, MethodProbe probe) throws InterruptedException {
+    /** A collector on 127.0.0.1 (any free port) archiving into {@code tmp/archive}, agents authenticated with {@code token}. */
+    static Collector startCollector(Path tmp, String token) throws java.io.IOException {
+        return Collector.start(new Collector.Settings(new InetSocketAddress("127.0.0.1", 0), tmp.resolve("archive"),
+                HandlerSet.byName(List.of("archive")), Map.of(), ReceiverLimits.defaults(), token), ReceiverListener.none(), line -> {});
+    }
+
+    /** Settings of an API monitor writing to {@code collector} with {@code observe=on} on any free port (more may be added). */
+    static Map<String, String> agentSettings(Collector collector, Path collectorTokenFile, Path agentTokenFile) {
+        Map<String, String> settings = new HashMap<>();
+        settings.put("writer", "tcp");
+        settings.put("tcp.host", "127.0.0.1");
+        settings.put("tcp.port", String.valueOf(collector.port()));
+        settings.put("tcp.token.file", collectorTokenFile.toString());
+        settings.put("observe", "on");
+        settings.put("observe.port", "0");
+        settings.put("observe.token.file", agentTokenFile.toString());
+        settings.put("flush.interval.ms", "5");
+        settings.put("policy", "block-forever");
+        return settings;
+    }
+
+    static AgentInfo awaitAnnounced(Collector collector, UUID id, MethodProbe probe) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline) {
             boolean entered = probe.enter();
@@ -306,7 +313,7 @@ class AgentRelayTest {
                 });
     }
 
-    private static StreamInfo stream(long connection, UUID agent) {
+    static StreamInfo stream(long connection, UUID agent) {
         return new StreamInfo(connection, agent, "host", 100 + connection, "127.0.0.1:1", System.currentTimeMillis(), new byte[12], false);
     }
 }

@@ -246,13 +246,13 @@ public enum ConfigKey {
             return range(v, 50, 60_000);
         }
     },
-    OBSERVE("observe", "off", "off | on: start the observe endpoint (live monitoring, docs/live.md) on 127.0.0.1") {
+    OBSERVE("observe", "off", "off | on: start the observe endpoint (live monitoring, docs/live.md) on observe.bind (127.0.0.1)") {
         @Override
         String check(String v) {
             return oneOf(v, "off", "on");
         }
     },
-    OBSERVE_PORT("observe.port", "7712", "TCP port of the observe endpoint on 127.0.0.1 (0 = any free port)") {
+    OBSERVE_PORT("observe.port", "7712", "TCP port of the observe endpoint (0 = any free port)") {
         @Override
         String check(String v) {
             return range(v, 0, 65535);
@@ -261,6 +261,27 @@ public enum ConfigKey {
     OBSERVE_TOKEN_FILE("observe.token.file", "", "file holding the observe endpoint's token, readable only by its owner;"
             + " empty = a random token written to a new owner-only file observe-PID.token in file.dir (file writer)"
             + " or else the temporary directory") {
+        @Override
+        String check(String v) {
+            return null;
+        }
+    },
+    OBSERVE_BIND("observe.bind", "127.0.0.1", "address the observe endpoint binds to (observe=on); an address that is not"
+            + " loopback is refused unless observe.tls.key.store is set: the token would cross the network in clear text") {
+        @Override
+        String check(String v) {
+            return v.isBlank() ? "must be an address, e.g. 127.0.0.1 or 0.0.0.0" : null;
+        }
+    },
+    OBSERVE_TLS_KEY_STORE("observe.tls.key.store", "", "key store (PKCS12 or JKS) with the observe endpoint's key pair and"
+            + " certificate: the endpoint then serves TLS only, and the tcp writer announces it as TLS; empty = plain TCP") {
+        @Override
+        String check(String v) {
+            return null;
+        }
+    },
+    OBSERVE_TLS_PASSWORD_FILE("observe.tls.password.file", "", "file holding observe.tls.key.store's password, readable only"
+            + " by its owner (chmod 600); required with observe.tls.key.store") {
         @Override
         String check(String v) {
             return null;

@@ -108,7 +108,12 @@ public final class Pipeline implements RingHost, ProbeHost, WriterLoop.Source {
      * empty: the address the collector sees), so a collector can relay observers to it.
      */
     public void announceObserve(int port, String advertisedHost) {
-        writer.announceObserve(port, advertisedHost.trim());
+        announceObserve(port, advertisedHost, false);
+    }
+
+    /** As {@link #announceObserve(int, String)}; {@code tls}: the endpoint serves TLS only (the collector dials it with TLS). */
+    public void announceObserve(int port, String advertisedHost, boolean tls) {
+        writer.announceObserve(port, advertisedHost.trim(), tls);
     }
 
     public Registry registry() {

@@ -109,8 +109,8 @@ public final class AckedTcpWriter implements Writer {
     }
 
     @Override
-    public void announceObserve(int port, String advertisedHost) {
-        observe = new ObserveEndpoint(advertisedHost, port, false);
+    public void announceObserve(int port, String advertisedHost, boolean tls) {
+        observe = new ObserveEndpoint(advertisedHost, port, tls);
     }
 
     /**

@@ -33,6 +33,7 @@ public interface Writer {
      *
      * @param port the endpoint's port
      * @param advertisedHost the host to announce; empty: the address the collector sees the connection come from
+     * @param tls whether the endpoint serves TLS (announced in the HELLO's observe flags)
      */
-    default void announceObserve(int port, String advertisedHost) {}
+    default void announceObserve(int port, String advertisedHost, boolean tls) {}
 }

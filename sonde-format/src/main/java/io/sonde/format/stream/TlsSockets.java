@@ -23,6 +23,8 @@ public final class TlsSockets {
      * {@code password} may be null for a store without integrity check).
      */
     public static SSLContext trusting(Path trustStore, char[] password) throws IOException {
+        // KeyStore.getInstance(File) throws IllegalArgumentException, naming no store, for a missing file
+        if (!java.nio.file.Files.isRegularFile(trustStore)) throw new IOException("trust store " + trustStore + ": no such file");
         try {
             KeyStore ks = KeyStore.getInstance(trustStore.toFile(), password);
             TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());

@@ -42,6 +42,8 @@ public final class ObserveServer implements ObserveService {
     private final List<ObserveConnection> connections = new CopyOnWriteArrayList<>();
     private final AtomicInteger connectionIds = new AtomicInteger();
     private volatile boolean closed;
+    /** How long close() waits for the acceptor thread to leave accept() (it is woken at once; this bounds a stalled machine). */
+    private static final long ACCEPTOR_JOIN_MILLIS = 30_000;
 
     private ObserveServer(LiveTree tree, String token, InetAddress bind, int port, SSLContext tls, ObserveRelay relay) throws IOException {
         this.tree = tree;

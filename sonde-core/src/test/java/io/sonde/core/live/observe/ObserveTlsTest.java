@@ -15,11 +15,9 @@ import io.sonde.observer.ObserveException;
 import io.sonde.observer.Observer;
 import io.sonde.observer.ObserverClient;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.KeyStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -35,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ObserveTlsTest {
     static final String TOKEN = "tls-token";
-    static final String PASSWORD = "store-pass";
+    static final String PASSWORD = TestKeyPairs.PASSWORD;
 
     @TempDir
     static Path dir;
@@ -57,35 +55,15 @@ class ObserveTlsTest {
     }
 
     static Path genKeyPair(String file, String dname, String san) throws Exception {
-        Path ks = dir.resolve(file);
-        Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
-        Process p = new ProcessBuilder(keytool.toString(), "-genkeypair", "-alias", "observe", "-keyalg", "EC", "-groupname",
-                "secp256r1", "-dname", dname, "-ext", san, "-validity", "2", "-keystore", ks.toString(), "-storetype",
-                "PKCS12", "-storepass", PASSWORD, "-keypass", PASSWORD).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("keytool finished").isTrue();
-        assertThat(p.exitValue()).as("keytool: %s", out).isZero();
-        return ks;
+        return TestKeyPairs.keyPair(dir, file, dname, san);
     }
 
-    /** A trust store holding the certificate of {@code keyStore}'s key pair. */
     static Path trustStoreOf(Path keyStore, String file) throws Exception {
-        KeyStore ks = KeyStore.getInstance(keyStore.toFile(), PASSWORD.toCharArray());
-        KeyStore trust = KeyStore.getInstance("PKCS12");
-        trust.load(null, null);
-        trust.setCertificateEntry("observe", ks.getCertificate("observe"));
-        Path out = dir.resolve(file);
-        try (OutputStream o = Files.newOutputStream(out)) {
-            trust.store(o, PASSWORD.toCharArray());
-        }
-        return out;
+        return TestKeyPairs.trustStoreOf(keyStore, dir, file);
     }
 
     static Path secretFile(String name, String content) throws IOException {
-        Path f = dir.resolve(name);
-        Files.writeString(f, content);
-        Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-------"));
-        return f;
+        return TestKeyPairs.secretFile(dir, name, content);
     }
 
     @AfterEach
@@ -137,6 +115,27 @@ class ObserveTlsTest {
                 .isInstanceOf(ObserveException.class).hasMessageContaining("TLS handshake");
         assertThat(endpoint.connections()).isZero();
         assertThat(live.sessions()).isEmpty();
+    }
+
+    @Test
+    void aContextPinnedToTheOwnKeyStoreTrustsOnlyThatKeysEndpointWhateverTheHostName() throws Exception {
+        // a certificate that names another host only: trusted anyway on 127.0.0.1, for it is pinned
+        Path elsewhere = genKeyPair("elsewhere.p12", "CN=elsewhere", "SAN=dns:collector.example");
+        ObserveService endpoint = live.observe(ObserveOptions.of(0, TOKEN).bind("127.0.0.1").tls(elsewhere, passwordFile));
+        toClose.add(endpoint);
+        SSLContext own = TlsContexts.pinnedTo(elsewhere, passwordFile, "collector");
+        try (ObserverClient c = ObserverClient.connect("127.0.0.1", endpoint.port(), TOKEN, (sub, events) -> {}, own)) {
+            assertThat(c.connectionId()).isPositive();
+        }
+        SSLContext byName = ObserverClient.trusting(trustStoreOf(elsewhere, "elsewhere-trust.p12"), PASSWORD.toCharArray());
+        assertThatThrownBy(() -> ObserverClient.connect("127.0.0.1", endpoint.port(), TOKEN, (sub, events) -> {}, byName).close())
+                .as("a trust store checks the host name").isInstanceOf(ObserveException.class).hasMessageContaining("TLS handshake");
+        Path strangerKeys = dir.resolve("stranger.p12");
+        SSLContext stranger = TlsContexts.pinnedTo(strangerKeys, passwordFile, "collector");
+        assertThatThrownBy(() -> ObserverClient.connect("127.0.0.1", endpoint.port(), TOKEN, (sub, events) -> {}, stranger).close())
+                .isInstanceOf(ObserveException.class).hasMessageContaining("TLS handshake").hasMessageContaining("not this process's own");
+        assertThatThrownBy(() -> TlsContexts.pinnedTo(trustStore, passwordFile, "collector"))
+                .hasMessageContaining("collector TLS key store " + trustStore).hasMessageContaining("holds no key pair");
     }
 
     @Test
