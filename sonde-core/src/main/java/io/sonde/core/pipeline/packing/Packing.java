@@ -7,7 +7,7 @@ import java.util.function.LongSupplier;
 
 /**
  * The writer thread's packing decisions: how many data records go into one frame (the packing
- * degree) and whether a bound on waiting applies. Three modes, chosen by the {@code packing} key:
+ * degree) and whether a bound on waiting applies. The modes, chosen by the {@code packing} key:
  *
  * <ul>
  *   <li>{@code fill} (the default, Sonde's behaviour before packing existed): a frame takes records
@@ -16,18 +16,18 @@ import java.util.function.LongSupplier;
  *   <li>{@code static:N} ({@code none} = {@code static:1}, one record per frame): at most N data
  *       records per frame (and never more than {@code frame.bytes}); a partial frame goes out when
  *       its oldest record would otherwise wait longer than {@code packing.maxwait.ms}.</li>
- *   <li>{@code adaptive}: like static, with N = 2^i where the index i follows the measured
- *       throughput with the paper's refined rule ({@link HillClimbing}): every
- *       {@code packing.interval.ms} the current degree and a neighbour (its partner) are compared
- *       by {@link PairedComparison} on interleaved slices of that interval (wall-clock time per
- *       record written), and i takes one step or stays; i starts at 0 and stays within [0, log2 of
- *       the largest degree a frame can hold].</li>
- *   <li>{@code adaptive:cpu}: the same rule, but a slice's cost is the writer thread's own CPU
- *       time per record (the inverse of its service rate). Records per wall-clock second also move
- *       with the CPU share the process gets, which the degree cannot influence; per CPU second they
- *       move with what packing changes. It rewards larger degrees also when the source, not the
- *       writer, is the bottleneck (fewer frames cost less CPU), so there the wait bound decides
- *       when frames go.</li>
+ *   <li>{@code adaptive} ({@code adaptive:cpu} is the same): like static, with N = 2^i where the
+ *       index i follows the measured cost with the paper's refined rule ({@link HillClimbing}):
+ *       every {@code packing.interval.ms} the current degree and a neighbour (its partner) are
+ *       compared by {@link PairedComparison} on interleaved slices of that interval, and i takes one
+ *       step or stays; i starts at 0 and stays within [0, log2 of the largest degree a frame can
+ *       hold]. A slice's cost is the writer thread's own CPU time per record written (the inverse
+ *       of its service rate): records per wall-clock second also move with the CPU share the
+ *       process gets, which the degree cannot influence, and on a loaded machine that share changes
+ *       within tens of milliseconds by more than neighbouring degrees differ. On a JVM that does not
+ *       measure thread CPU time, {@code adaptive} falls back to {@code adaptive:wall}.</li>
+ *   <li>{@code adaptive:wall}: the same with the paper's measure, wall-clock time per record
+ *       written (records per second).</li>
  * </ul>
  * The degree counts records, as in the paper: a frame costs the writer and the receiver a fixed
  * amount (a system call, a header, a checksum start, an envelope) besides the bytes, and records per
@@ -45,8 +45,10 @@ public final class Packing {
     private final Mode mode;
     private final long maxWaitNanos;
     private final HillClimbing climber;
-    /** adaptive:cpu: the writer thread's CPU clock (ns); null: throughput per wall-clock second. */
+    /** Adaptive: the writer thread's CPU clock (ns); null: cost is wall-clock time (adaptive:wall). */
     private final LongSupplier cpuClock;
+    /** Adaptive: the spelling it was configured with (adaptive, adaptive:cpu, adaptive:wall). */
+    private String name;
     private volatile int recordsPerFrame;
     private volatile long adaptations;
 
@@ -62,6 +64,7 @@ public final class Packing {
 
     private Packing(Mode mode, int recordsPerFrame, long maxWaitNanos, long intervalNanos, HillClimbing climber, LongSupplier cpuClock) {
         this.cpuClock = cpuClock;
+        this.name = cpuClock == null ? "adaptive:wall" : "adaptive:cpu";
         this.mode = mode;
         this.recordsPerFrame = recordsPerFrame;
         this.maxWaitNanos = maxWaitNanos;
@@ -100,7 +103,8 @@ public final class Packing {
 
     /**
      * Parses the {@code packing} key: {@code fill}, {@code none}, {@code static:N}, {@code adaptive}
-     * or {@code adaptive:cpu} (the writer thread's CPU clock: {@link ThreadMXBean#getCurrentThreadCpuTime()}).
+     * and {@code adaptive:cpu} (the writer thread's CPU clock: {@link ThreadMXBean#getCurrentThreadCpuTime()};
+     * {@code adaptive} uses the wall clock where the JVM does not measure it) or {@code adaptive:wall}.
      *
      * @param maxDegree the largest degree a frame can hold (the adaptive mode's upper bound)
      * @throws IllegalArgumentException naming the key and what is wrong
@@ -109,13 +113,14 @@ public final class Packing {
         String s = spec.trim().toLowerCase(Locale.ROOT);
         if (s.equals("fill")) return fill();
         if (s.equals("none")) return fixed(1, maxWaitNanos);
-        if (s.equals("adaptive")) return adaptive(maxDegree, maxWaitNanos, intervalNanos, null);
-        if (s.equals("adaptive:cpu")) {
+        if (s.equals("adaptive:wall")) return adaptive(maxDegree, maxWaitNanos, intervalNanos, null).named(s);
+        if (s.equals("adaptive") || s.equals("adaptive:cpu")) {
             ThreadMXBean threads = ManagementFactory.getThreadMXBean();
             if (!threads.isCurrentThreadCpuTimeSupported()) {
+                if (s.equals("adaptive")) return adaptive(maxDegree, maxWaitNanos, intervalNanos, null).named("adaptive:wall");
                 throw new IllegalArgumentException("packing: adaptive:cpu needs thread CPU time, which this JVM does not measure");
             }
-            return adaptive(maxDegree, maxWaitNanos, intervalNanos, threads::getCurrentThreadCpuTime);
+            return adaptive(maxDegree, maxWaitNanos, intervalNanos, threads::getCurrentThreadCpuTime).named(s);
         }
         if (s.startsWith("static:")) {
             int n;
@@ -130,7 +135,12 @@ public final class Packing {
             }
             return fixed(n, maxWaitNanos);
         }
-        throw new IllegalArgumentException("packing: must be fill, none, static:N, adaptive or adaptive:cpu");
+        throw new IllegalArgumentException("packing: must be fill, none, static:N, adaptive, adaptive:cpu or adaptive:wall");
+    }
+
+    private Packing named(String spelling) {
+        name = spelling;
+        return this;
     }
 
     private static void checkWait(long maxWaitNanos) {
@@ -176,8 +186,8 @@ public final class Packing {
      * <p>A measuring interval ({@code packing.interval.ms}) is 2 x {@link PairedComparison#PAIRS}
      * slices, alternately at the current degree and at its partner (the neighbour it is compared
      * with) in the order index, partner, partner, index, ... (so a steady drift weighs on both
-     * alike). A slice's cost is the writer thread's CPU time (adaptive:cpu) or the wall-clock time
-     * (adaptive) per data record written during it; a slice without records gives no cost and its
+     * alike). A slice's cost is the writer thread's CPU time (adaptive, adaptive:cpu) or the
+     * wall-clock time (adaptive:wall) per data record written during it; a slice without records gives no cost and its
      * pair is not counted, so an idle source never moves the degree.
      *
      * @param recordsWritten data records written since the start (a running total)
@@ -226,7 +236,7 @@ public final class Packing {
         return switch (mode) {
             case FILL -> "fill";
             case STATIC -> "static:" + recordsPerFrame;
-            case ADAPTIVE -> (cpuClock == null ? "adaptive" : "adaptive:cpu") + " (degree " + recordsPerFrame + ")";
+            case ADAPTIVE -> name + " (degree " + recordsPerFrame + ")";
         };
     }
 }

@@ -19,13 +19,14 @@ class PackingTest {
         assertThat(a.mode()).isEqualTo(Packing.Mode.ADAPTIVE);
         assertThat(a.recordsPerFrame()).isEqualTo(1);
         assertThat(a.toString()).isEqualTo("adaptive (degree 1)");
+        assertThat(Packing.parse("adaptive:wall", MS, MS, 100).toString()).isEqualTo("adaptive:wall (degree 1)");
     }
 
     @Test
     void badSpecsNameTheKeyAndTheProblem() {
         assertThatThrownBy(() -> Packing.parse("static:0", MS, MS, 100)).hasMessageContaining("packing: 'static:N' needs N");
         assertThatThrownBy(() -> Packing.parse("static:x", MS, MS, 100)).hasMessageContaining("packing: 'static:N' needs N");
-        assertThatThrownBy(() -> Packing.parse("bytes", MS, MS, 100)).hasMessage("packing: must be fill, none, static:N, adaptive or adaptive:cpu");
+        assertThatThrownBy(() -> Packing.parse("bytes", MS, MS, 100)).hasMessage("packing: must be fill, none, static:N, adaptive, adaptive:cpu or adaptive:wall");
         assertThatThrownBy(() -> Packing.fixed(2, 0)).hasMessageContaining("wait bound must be positive");
     }
 
