@@ -162,8 +162,8 @@ class PackingPipelineTest {
         Pipeline p = pipeline(log, false, "packing", "adaptive", "packing.interval.ms", "10");
         int probe = p.defineProbe("a.B.c", "()V");
         ThreadBuffer b = p.newBuffer(Thread.currentThread());
-        // until the degree took a few steps (bounded: 20 s; a loaded machine may starve the writer for a while)
-        long end = System.nanoTime() + 20_000_000_000L;
+        // until the degree took a few steps (bounded: 60 s; a loaded machine may starve the writer for a while)
+        long end = System.nanoTime() + 60_000_000_000L;
         long n = 0;
         while (p.packing().adaptations() <= 3 && System.nanoTime() < end) {
             for (int i = 0; i < 1000; i++) b.enter(probe, n++);
