@@ -52,7 +52,7 @@ public final class Packing {
     private volatile int recordsPerFrame;
     private volatile long adaptations;
 
-    /** Adaptive: one measuring slice (see {@link #observe}); null in the other modes. */
+    /** Adaptive: the comparison being measured and the current slice (see {@link #observe}); null/unused otherwise. */
     private final PairedComparison comparison;
     private final long sliceNanos;
     private boolean measuring;
@@ -187,8 +187,8 @@ public final class Packing {
      * slices, alternately at the current degree and at its partner (the neighbour it is compared
      * with) in the order index, partner, partner, index, ... (so a steady drift weighs on both
      * alike). A slice's cost is the writer thread's CPU time (adaptive, adaptive:cpu) or the
-     * wall-clock time (adaptive:wall) per data record written during it; a slice without records gives no cost and its
-     * pair is not counted, so an idle source never moves the degree.
+     * wall-clock time (adaptive:wall) per data record written during it; a slice without records
+     * gives no cost and its pair is not counted, so an idle source never moves the degree.
      *
      * @param recordsWritten data records written since the start (a running total)
      */
