@@ -44,6 +44,12 @@ final class Report {
             if (b.length() > 0) b.append(System.lineSeparator());
             b.append(String.format(Locale.ROOT, "  %s: %.0f %% of the best static degree (%s), %.1f x no packing; goals >= 95 %% %s, >= 3 x %s",
                     a.packing(), 100 * ofBest, best.packing(), overNone, ofBest >= 0.95 ? "met" : "NOT met", overNone >= 3 ? "met" : "NOT met"));
+            if (a.recordsPerFrame() > 0 && best.recordsPerFrame() > 0) {
+                // the policy's own output, less noisy than a throughput ratio on a loaded machine (records
+                // per frame as sent: a degree above what frame.bytes holds gives the same frames)
+                b.append(String.format(Locale.ROOT, "; %.1f records/frame against %.1f (%+.1f ladder steps)", a.recordsPerFrame(),
+                        best.recordsPerFrame(), Math.log(a.recordsPerFrame() / best.recordsPerFrame()) / Math.log(2)));
+            }
         }
         return b.toString();
     }

@@ -24,7 +24,7 @@ class PackingBenchmarkTest {
         PackingBenchmark.Plan plan = PackingBenchmark.quickPlan();
         ByteArrayOutputStream text = new ByteArrayOutputStream();
         List<PackingBenchmark.Result> results = PackingBenchmark.run(plan, new PrintStream(text, true, StandardCharsets.UTF_8));
-        // per source: every static degree, fill, adaptive, adaptive:cpu
+        // per source: every static degree, fill, adaptive, adaptive:wall
         assertThat(results).hasSize(plan.sources().size() * (plan.degrees().size() + 3));
         for (PackingBenchmark.Result r : results) {
             assertThat(r.events()).as(r.source() + " " + r.packing()).isPositive();
@@ -34,7 +34,7 @@ class PackingBenchmarkTest {
         // one record per frame really means one record per frame
         assertThat(results.get(0).packing()).isEqualTo("static:1");
         assertThat(results.get(0).recordsPerFrame()).isEqualTo(1.0);
-        assertThat(text.toString(StandardCharsets.UTF_8)).contains("adaptive:", "adaptive:cpu:", "of the best static degree");
+        assertThat(text.toString(StandardCharsets.UTF_8)).contains("adaptive:", "adaptive:wall:", "of the best static degree");
         Path json = dir.resolve("p.json");
         Files.writeString(json, Report.json(plan, results));
         assertThat(Files.readString(json)).contains("\"packing\": \"adaptive\"", "\"latencyP99Nanos\"");

@@ -168,15 +168,16 @@ public enum ConfigKey {
             return range(v, 4096, 16 << 20);
         }
     },
-    PACKING("packing", "fill", "fill | none | static:N | adaptive | adaptive:cpu: data records per frame (fill: up to"
-            + " frame.bytes; static:N: at most N; none: 1; adaptive: a power of two following the measured throughput, per"
-            + " wall-clock second or per second of the writer thread's CPU time)") {
+    PACKING("packing", "fill", "fill | none | static:N | adaptive | adaptive:cpu | adaptive:wall: data records per frame"
+            + " (fill: up to frame.bytes; static:N: at most N; none: 1; adaptive: a power of two following the measured"
+            + " cost per record, the writer thread's CPU time (adaptive, adaptive:cpu) or wall-clock time (adaptive:wall))") {
         @Override
         String check(String v) {
             String s = v.trim();
-            if (List.of("fill", "none", "adaptive", "adaptive:cpu").contains(s)) return null;
+            if (List.of("fill", "none", "adaptive", "adaptive:cpu", "adaptive:wall").contains(s)) return null;
             if (s.startsWith("static:") && range(s.substring(7), 1, Integer.MAX_VALUE) == null) return null;
-            return "must be fill, none, adaptive, adaptive:cpu or static:N with N records per frame, 1 .. " + Integer.MAX_VALUE;
+            return "must be fill, none, adaptive, adaptive:cpu, adaptive:wall or static:N with N records per frame, 1 .. "
+                    + Integer.MAX_VALUE;
         }
     },
     PACKING_MAXWAIT_MS("packing.maxwait.ms", "100", "packing none, static:N and adaptive: the longest a record waits"
@@ -186,8 +187,8 @@ public enum ConfigKey {
             return range(v, 1, 60_000);
         }
     },
-    PACKING_INTERVAL_MS("packing.interval.ms", "500", "packing adaptive: how often the throughput is measured and the"
-            + " packing degree takes one step") {
+    PACKING_INTERVAL_MS("packing.interval.ms", "500", "packing adaptive: how often the packing degree is compared with"
+            + " a neighbouring degree (10 alternating slices) and takes at most one step") {
         @Override
         String check(String v) {
             return range(v, 10, 60_000);

@@ -7,7 +7,7 @@ import java.util.function.LongSupplier;
 
 /**
  * The writer thread's packing decisions: how many data records go into one frame (the packing
- * degree) and whether a bound on waiting applies. Three modes, chosen by the {@code packing} key:
+ * degree) and whether a bound on waiting applies. The modes, chosen by the {@code packing} key:
  *
  * <ul>
  *   <li>{@code fill} (the default, Sonde's behaviour before packing existed): a frame takes records
@@ -16,16 +16,18 @@ import java.util.function.LongSupplier;
  *   <li>{@code static:N} ({@code none} = {@code static:1}, one record per frame): at most N data
  *       records per frame (and never more than {@code frame.bytes}); a partial frame goes out when
  *       its oldest record would otherwise wait longer than {@code packing.maxwait.ms}.</li>
- *   <li>{@code adaptive}: like static, with N = 2^i where the index i follows the measured
- *       throughput (records written per second, over {@code packing.interval.ms}) with
- *       {@link HillClimbing}; i starts at 0 and stays within [0, log2 of the largest degree a frame
- *       can hold].</li>
- *   <li>{@code adaptive:cpu}: the same rule, but the throughput is records written per second of
- *       the writer thread's own CPU time (its service rate). On a machine whose other load comes and
- *       goes, records per wall-clock second move with the CPU share the process gets, which the
- *       degree cannot influence; per CPU second they move with what packing changes. It rewards
- *       larger degrees also when the source, not the writer, is the bottleneck (fewer frames cost
- *       less CPU), so there the wait bound decides when frames go.</li>
+ *   <li>{@code adaptive} ({@code adaptive:cpu} is the same): like static, with N = 2^i where the
+ *       index i follows the measured cost with the paper's refined rule ({@link HillClimbing}):
+ *       every {@code packing.interval.ms} the current degree and a neighbour (its partner) are
+ *       compared by {@link PairedComparison} on interleaved slices of that interval, and i takes one
+ *       step or stays; i starts at 0 and stays within [0, log2 of the largest degree a frame can
+ *       hold]. A slice's cost is the writer thread's own CPU time per record written (the inverse
+ *       of its service rate): records per wall-clock second also move with the CPU share the
+ *       process gets, which the degree cannot influence, and on a loaded machine that share changes
+ *       within tens of milliseconds by more than neighbouring degrees differ. On a JVM that does not
+ *       measure thread CPU time, {@code adaptive} falls back to {@code adaptive:wall}.</li>
+ *   <li>{@code adaptive:wall}: the same with the paper's measure, wall-clock time per record
+ *       written (records per second).</li>
  * </ul>
  * The degree counts records, as in the paper: a frame costs the writer and the receiver a fixed
  * amount (a system call, a header, a checksum start, an envelope) besides the bytes, and records per
@@ -42,25 +44,33 @@ public final class Packing {
 
     private final Mode mode;
     private final long maxWaitNanos;
-    private final long intervalNanos;
     private final HillClimbing climber;
-    /** adaptive:cpu: the writer thread's CPU clock (ns); null: throughput per wall-clock second. */
+    /** Adaptive: the writer thread's CPU clock (ns); null: cost is wall-clock time (adaptive:wall). */
     private final LongSupplier cpuClock;
+    /** Adaptive: the spelling it was configured with (adaptive, adaptive:cpu, adaptive:wall). */
+    private String name;
     private volatile int recordsPerFrame;
     private volatile long adaptations;
 
-    private long intervalStart;
-    private long intervalRecords;
-    private long intervalCpu;
+    /** Adaptive: the comparison being measured and the current slice (see {@link #observe}); null/unused otherwise. */
+    private final PairedComparison comparison;
+    private final long sliceNanos;
     private boolean measuring;
+    private int slot;
+    private long sliceStart;
+    private long sliceRecords;
+    private long sliceCost;
+    private double firstCost;
 
     private Packing(Mode mode, int recordsPerFrame, long maxWaitNanos, long intervalNanos, HillClimbing climber, LongSupplier cpuClock) {
         this.cpuClock = cpuClock;
+        this.name = cpuClock == null ? "adaptive:wall" : "adaptive:cpu";
         this.mode = mode;
         this.recordsPerFrame = recordsPerFrame;
         this.maxWaitNanos = maxWaitNanos;
-        this.intervalNanos = intervalNanos;
         this.climber = climber;
+        this.comparison = climber == null ? null : new PairedComparison();
+        this.sliceNanos = Math.max(1, intervalNanos / (2 * PairedComparison.PAIRS));
     }
 
     /** Frames filled up to their byte size; no degree, no wait bound (partial frames go out every flush interval). */
@@ -76,8 +86,9 @@ public final class Packing {
     }
 
     /**
-     * The degree 2^i adapts every {@code intervalNanos} with {@link HillClimbing}, i in [0, log2
-     * {@code maxDegree}], starting at 0 (one record per frame).
+     * The degree 2^i adapts at most once every {@code intervalNanos} with {@link HillClimbing} on
+     * {@link PairedComparison}s (see {@link #observe}), i in [0, log2 {@code maxDegree}], starting at
+     * 0 (one record per frame).
      *
      * @param cpuClock null: throughput is records per wall-clock second; else the CPU clock (ns) of
      *     the thread that calls {@link #observe}, and throughput is records per second of it
@@ -92,7 +103,8 @@ public final class Packing {
 
     /**
      * Parses the {@code packing} key: {@code fill}, {@code none}, {@code static:N}, {@code adaptive}
-     * or {@code adaptive:cpu} (the writer thread's CPU clock: {@link ThreadMXBean#getCurrentThreadCpuTime()}).
+     * and {@code adaptive:cpu} (the writer thread's CPU clock: {@link ThreadMXBean#getCurrentThreadCpuTime()};
+     * {@code adaptive} uses the wall clock where the JVM does not measure it) or {@code adaptive:wall}.
      *
      * @param maxDegree the largest degree a frame can hold (the adaptive mode's upper bound)
      * @throws IllegalArgumentException naming the key and what is wrong
@@ -101,13 +113,14 @@ public final class Packing {
         String s = spec.trim().toLowerCase(Locale.ROOT);
         if (s.equals("fill")) return fill();
         if (s.equals("none")) return fixed(1, maxWaitNanos);
-        if (s.equals("adaptive")) return adaptive(maxDegree, maxWaitNanos, intervalNanos, null);
-        if (s.equals("adaptive:cpu")) {
+        if (s.equals("adaptive:wall")) return adaptive(maxDegree, maxWaitNanos, intervalNanos, null).named(s);
+        if (s.equals("adaptive") || s.equals("adaptive:cpu")) {
             ThreadMXBean threads = ManagementFactory.getThreadMXBean();
             if (!threads.isCurrentThreadCpuTimeSupported()) {
+                if (s.equals("adaptive")) return adaptive(maxDegree, maxWaitNanos, intervalNanos, null).named("adaptive:wall");
                 throw new IllegalArgumentException("packing: adaptive:cpu needs thread CPU time, which this JVM does not measure");
             }
-            return adaptive(maxDegree, maxWaitNanos, intervalNanos, threads::getCurrentThreadCpuTime);
+            return adaptive(maxDegree, maxWaitNanos, intervalNanos, threads::getCurrentThreadCpuTime).named(s);
         }
         if (s.startsWith("static:")) {
             int n;
@@ -122,7 +135,12 @@ public final class Packing {
             }
             return fixed(n, maxWaitNanos);
         }
-        throw new IllegalArgumentException("packing: must be fill, none, static:N, adaptive or adaptive:cpu");
+        throw new IllegalArgumentException("packing: must be fill, none, static:N, adaptive, adaptive:cpu or adaptive:wall");
+    }
+
+    private Packing named(String spelling) {
+        name = spelling;
+        return this;
     }
 
     private static void checkWait(long maxWaitNanos) {
@@ -148,19 +166,29 @@ public final class Packing {
         return recordsPerFrame;
     }
 
-    /** Adaptive mode: the current degree index (degree = 2^index); -1 in the other modes. */
+    /**
+     * Adaptive mode: the current degree index (degree = 2^index); -1 in the other modes. During
+     * the partner's measuring slices {@link #recordsPerFrame()} is the partner's degree instead.
+     */
     public int degreeIndex() {
         return climber == null ? -1 : climber.index();
     }
 
-    /** Adaptive mode: the throughput measurements taken (= updates of the degree) so far. */
+    /** Adaptive mode: the comparisons decided (= updates of the degree, moved or not) so far. */
     public long adaptations() {
         return adaptations;
     }
 
     /**
-     * Writer thread, after each drain: in adaptive mode, once a measuring interval has passed, the
-     * records written during it give the throughput and the degree takes its next step.
+     * Writer thread, after each drain: in adaptive mode, runs the measuring slices and, once
+     * {@link PairedComparison#PAIRS} pairs of them are in, lets the degree take its next step.
+     *
+     * <p>A measuring interval ({@code packing.interval.ms}) is 2 x {@link PairedComparison#PAIRS}
+     * slices, alternately at the current degree and at its partner (the neighbour it is compared
+     * with) in the order index, partner, partner, index, ... (so a steady drift weighs on both
+     * alike). A slice's cost is the writer thread's CPU time (adaptive, adaptive:cpu) or the
+     * wall-clock time (adaptive:wall) per data record written during it; a slice without records
+     * gives no cost and its pair is not counted, so an idle source never moves the degree.
      *
      * @param recordsWritten data records written since the start (a running total)
      */
@@ -168,23 +196,39 @@ public final class Packing {
         if (climber == null) return;
         if (!measuring) {
             measuring = true;
-            intervalStart = now;
-            intervalRecords = recordsWritten;
-            if (cpuClock != null) intervalCpu = cpuClock.getAsLong();
+            startSlice(now, recordsWritten, costClock(now));
             return;
         }
-        long elapsed = now - intervalStart;
-        if (elapsed < intervalNanos) return;
-        if (cpuClock != null) {
-            long cpu = cpuClock.getAsLong();
-            elapsed = Math.max(1, cpu - intervalCpu);
-            intervalCpu = cpu;
+        if (now - sliceStart < sliceNanos) return;
+        long cost = costClock(now);
+        long records = recordsWritten - sliceRecords;
+        double perRecord = records > 0 ? (double) (cost - sliceCost) / records : Double.NaN;
+        if ((slot & 1) == 0) {
+            firstCost = perRecord;
+        } else {
+            boolean indexFirst = slot == 1; // slots 0, 1: index then partner; slots 2, 3: partner then index
+            double indexCost = indexFirst ? firstCost : perRecord;
+            double partnerCost = indexFirst ? perRecord : firstCost;
+            if (comparison.add(indexCost, partnerCost)) {
+                climber.update(comparison.verdict());
+                adaptations++;
+                slot = -1; // the next pair starts at the (new) index
+            }
         }
-        double throughput = (recordsWritten - intervalRecords) * 1e9 / elapsed;
-        recordsPerFrame = 1 << climber.update(throughput);
-        adaptations++;
-        intervalStart = now;
-        intervalRecords = recordsWritten;
+        slot = (slot + 1) & 3;
+        startSlice(now, recordsWritten, cost);
+    }
+
+    private long costClock(long now) {
+        return cpuClock != null ? cpuClock.getAsLong() : now;
+    }
+
+    private void startSlice(long now, long recordsWritten, long cost) {
+        sliceStart = now;
+        sliceRecords = recordsWritten;
+        sliceCost = cost;
+        boolean atIndex = slot == 0 || slot == 3;
+        recordsPerFrame = 1 << (atIndex ? climber.index() : climber.partner());
     }
 
     @Override
@@ -192,7 +236,7 @@ public final class Packing {
         return switch (mode) {
             case FILL -> "fill";
             case STATIC -> "static:" + recordsPerFrame;
-            case ADAPTIVE -> (cpuClock == null ? "adaptive" : "adaptive:cpu") + " (degree " + recordsPerFrame + ")";
+            case ADAPTIVE -> name + " (degree " + recordsPerFrame + ")";
         };
     }
 }

@@ -1,0 +1,180 @@
+package io.sonde.core.pipeline.packing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Random;
+import java.util.function.IntToDoubleFunction;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The adaptive mode end to end on simulated time: a scripted writer whose CPU cost per record
+ * depends on the degree index (a curve), with seeded noise per measuring slice, drives
+ * {@link Packing#observe} exactly as the writer thread does.
+ */
+class AdaptivePackingTest {
+    static final long MS = 1_000_000L;
+    static final long INTERVAL = 10 * MS;
+    static final long SLICE = INTERVAL / (2 * PairedComparison.PAIRS);
+
+    /** A scripted writer thread: per slice, {@code records} records at the cost the curve gives the degree in effect. */
+    static final class ScriptedWriter {
+        final long[] cpu = {0};
+        final Packing packing;
+        final Random rnd;
+        final double noise;
+        long now;
+        long written;
+        long records = 1000;
+        /** Load factor on every cost at a slice number (1: none). */
+        java.util.function.LongToDoubleFunction load = s -> 1;
+        long slices;
+
+        ScriptedWriter(int maxDegree, double noise, long seed) {
+            this.packing = Packing.adaptive(maxDegree, 50 * MS, INTERVAL, () -> cpu[0]);
+            this.rnd = new Random(seed);
+            this.noise = noise;
+            packing.observe(0, 0);
+        }
+
+        /** Runs until {@code decisions} more comparisons were decided; returns the index after each. */
+        int[] decide(IntToDoubleFunction costNanosPerRecord, int decisions) {
+            int[] indices = new int[decisions];
+            long target = packing.adaptations() + decisions;
+            long guard = slices + 1000L * decisions;
+            while (packing.adaptations() < target && slices < guard) {
+                int index = 31 - Integer.numberOfLeadingZeros(packing.recordsPerFrame());
+                double cost = costNanosPerRecord.applyAsDouble(index) * load.applyAsDouble(slices) * Math.exp(noise * rnd.nextGaussian());
+                cpu[0] += (long) (cost * records);
+                written += records;
+                now += SLICE;
+                slices++;
+                long before = packing.adaptations();
+                packing.observe(now, written);
+                if (packing.adaptations() > before) indices[(int) (before - (target - decisions))] = packing.degreeIndex();
+            }
+            assertThat(packing.adaptations()).as("decisions taken").isEqualTo(target);
+            return indices;
+        }
+    }
+
+    /** CPU ns per record of a unimodal throughput curve with its peak at index {@code opt} (neighbours of the peak 5.7 % apart). */
+    static IntToDoubleFunction costWithPeakAt(int opt) {
+        return i -> 1e6 / (1000 * Math.exp(-(i - opt) * (i - opt) / 18.0));
+    }
+
+    @Test
+    void convergesToTheOptimumOfAUnimodalCurveAndStaysThere() {
+        for (int opt = 1; opt <= 12; opt++) {
+            for (long seed = 0; seed < 10; seed++) {
+                ScriptedWriter w = new ScriptedWriter(1 << 14, 0.02, seed);
+                int[] v = w.decide(costWithPeakAt(opt), opt + 150);
+                int firstNear = -1;
+                for (int s = 0; s < v.length && firstNear < 0; s++) {
+                    if (Math.abs(v[s] - opt) <= 1) firstNear = s;
+                }
+                // one step per decision on the way up, and a few ties of slack
+                assertThat(firstNear).as("opt %d seed %d: decisions to reach the peak's neighbourhood", opt, seed).isBetween(0, opt + 3);
+                for (int s = firstNear; s < v.length; s++) {
+                    assertThat(Math.abs(v[s] - opt)).as("opt %d seed %d decision %d", opt, seed, s).isLessThanOrEqualTo(1);
+                }
+            }
+        }
+    }
+
+    @Test
+    void followsAChangingOptimumUpAndDown() {
+        for (long seed = 0; seed < 10; seed++) {
+            ScriptedWriter w = new ScriptedWriter(1 << 14, 0.02, seed);
+            w.decide(costWithPeakAt(3), 30);
+            assertThat(Math.abs(w.packing.degreeIndex() - 3)).isLessThanOrEqualTo(1);
+            // smaller records: the optimum moves up by 8
+            int[] up = w.decide(costWithPeakAt(11), 20);
+            assertThat(Math.abs(up[up.length - 1] - 11)).as("seed %d: after the move up", seed).isLessThanOrEqualTo(1);
+            // more load per frame: down by 9
+            int[] down = w.decide(costWithPeakAt(2), 20);
+            assertThat(Math.abs(down[down.length - 1] - 2)).as("seed %d: after the move down", seed).isLessThanOrEqualTo(1);
+        }
+    }
+
+    @Test
+    void aLoadSwingingByHalfAroundTheMeasurementsDoesNotMislead() {
+        // the machine's other load multiplies every cost by 0.5 .. 1.5 over 200 slices (20 intervals):
+        // consecutive intervals differ by far more than neighbouring degrees, adjacent slices do not
+        for (long seed = 0; seed < 10; seed++) {
+            ScriptedWriter w = new ScriptedWriter(1 << 14, 0.02, seed);
+            w.load = s -> 1 + 0.5 * Math.sin(2 * Math.PI * s / 200.0);
+            int[] v = w.decide(costWithPeakAt(8), 150);
+            for (int s = 20; s < v.length; s++) {
+                assertThat(Math.abs(v[s] - 8)).as("seed %d decision %d", seed, s).isLessThanOrEqualTo(1);
+            }
+        }
+    }
+
+    @Test
+    void doesNotRandomWalkOnAFlatCurveUnderNoise() {
+        // every degree costs the same, 10 % noise per slice: a sequential comparison would move at
+        // every step; the paired test moves on about 5 % of its decisions (its false-positive rate)
+        int moves = 0;
+        int decisions = 0;
+        int nearStart = 0;
+        for (long seed = 0; seed < 20; seed++) {
+            ScriptedWriter w = new ScriptedWriter(1 << 14, 0.10, seed);
+            int previous = 0;
+            for (int index : w.decide(i -> 1000, 300)) {
+                if (index != previous) moves++;
+                if (index <= 2) nearStart++;
+                previous = index;
+                decisions++;
+            }
+        }
+        assertThat((double) moves / decisions).as("share of decisions that moved").isLessThan(0.10);
+        // what moves is a slow walk (a move is as likely to be undone as continued), not a drift
+        assertThat((double) nearStart / decisions).as("share of decisions within 2 steps of the start").isGreaterThan(0.5);
+    }
+
+    @Test
+    void staysWithinTheLargestDegree() {
+        ScriptedWriter w = new ScriptedWriter(100, 0.02, 1); // degrees 1 .. 64
+        for (int index : w.decide(i -> 1000.0 / (1 + i), 40)) assertThat(index).isBetween(0, 6);
+        assertThat(w.packing.recordsPerFrame()).isBetween(32, 64);
+        assertThat(w.packing.degreeIndex()).isEqualTo(6);
+    }
+
+    @Test
+    void anIdleSourceNeverMovesTheDegree() {
+        ScriptedWriter w = new ScriptedWriter(1 << 14, 0.02, 1);
+        w.decide(costWithPeakAt(6), 20);
+        int settled = w.packing.degreeIndex();
+        long adaptations = w.packing.adaptations();
+        // no records for a long time: no cost can be measured, so no comparison is decided
+        for (int s = 0; s < 10_000; s++) {
+            w.now += SLICE;
+            w.cpu[0] += 50_000; // the writer still wakes up and polls
+            w.packing.observe(w.now, w.written);
+        }
+        assertThat(w.packing.adaptations()).isEqualTo(adaptations);
+        assertThat(w.packing.degreeIndex()).isEqualTo(settled);
+    }
+
+    @Test
+    void aSourceBoundWriterKeepsItsDegree() {
+        // the wall-clock measure when the source is the bottleneck: every degree writes the same
+        // records per second, so the comparisons tie and the degree stays where it was
+        Packing p = Packing.adaptive(1 << 14, 50 * MS, INTERVAL, null);
+        long now = 0;
+        long written = 0;
+        p.observe(now, written);
+        Random rnd = new Random(3);
+        int moves = 0;
+        int previous = p.degreeIndex();
+        for (int s = 0; s < 2000; s++) {
+            now += SLICE;
+            written += 900 + rnd.nextInt(200); // the source's rate, whatever the degree
+            p.observe(now, written);
+            if (p.degreeIndex() != previous) moves++;
+            previous = p.degreeIndex();
+        }
+        assertThat(p.adaptations()).isEqualTo(200);
+        assertThat(moves).as("moves in 200 decisions").isLessThan(20);
+    }
+}
