@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
@@ -53,11 +54,13 @@ public final class Instrumenter {
     private final boolean clearAtWorkerLoops;
     private final WeaveStats stats;
     private final AgentOptions.Weaver weaver;
-    private volatile int retransformDone;
-    private volatile int retransformFailed;
+    private final AtomicInteger retransformDone = new AtomicInteger();
+    private final AtomicInteger retransformFailed = new AtomicInteger();
+    private int progressShown; // guarded by reportProgress's lock
     private final AtomicInteger transformedClasses = new AtomicInteger();
     private final Set<String> failedClasses = ConcurrentHashMap.newKeySet();
     private volatile Progress progress = (woven, total) -> { };
+    private volatile Consumer<String> phaseEnd = phase -> { };
     private volatile int retransformTotal;
 
     /** Progress of the re-transformation of loaded classes (start-up, attach). */
@@ -95,6 +98,15 @@ public final class Instrumenter {
         this.progress = p;
     }
 
+    /**
+     * Told the name of each phase of {@link #installWeaver()} as it ends ({@code candidates}: the
+     * loaded classes chosen; {@code retransform}: their re-transformation), for the agent's
+     * start-up timing. Call before installing.
+     */
+    public void onPhase(Consumer<String> end) {
+        this.phaseEnd = end;
+    }
+
     /** Number of loaded classes chosen for re-transformation by {@link #install()}. */
     public int retransformTotal() {
         return retransformTotal;
@@ -105,22 +117,45 @@ public final class Instrumenter {
      * weaver: every class it wove so far, as before).
      */
     public int loadedClassesWoven() {
-        return weaver == AgentOptions.Weaver.ASM ? retransformDone - retransformFailed : transformedClasses();
+        return weaver == AgentOptions.Weaver.ASM ? retransformDone.get() - retransformFailed.get() : transformedClasses();
     }
 
     /** Installs the transformer and re-transforms matching classes that are already loaded. */
     public void install() {
+        if (installWeaver()) {
+            installByteBuddy();
+        }
+    }
+
+    /**
+     * The first half of {@link #install()}: with the ASM weaver, installs its transformer and
+     * re-transforms the matching loaded classes. Returns false (and logs why) when no pattern
+     * selects anything: then there is nothing to install at all.
+     */
+    public boolean installWeaver() {
         if (filter.selectsNothing()) {
             AgentLog.info("no include pattern: no method is instrumented (see docs/agent.md)");
-            return;
+            return false;
         }
-        boolean asm = weaver == AgentOptions.Weaver.ASM;
-        if (asm) {
-            // first, before Byte Buddy (loaded below for the worker loops) costs its start-up:
+        if (weaver == AgentOptions.Weaver.ASM) {
+            // before Byte Buddy (the worker loops) costs its start-up, or beside it (an attach):
             // the application's classes are woven, with progress, as early as possible
             inst.addTransformer(new AsmTransformer(), true);
             retransformLoaded();
         }
+        return true;
+    }
+
+    /**
+     * The second half of {@link #install()}: Byte Buddy's transformer, for the worker loops (with
+     * the ASM weaver) or for everything ({@code weaver=bytebuddy}). May run beside {@link
+     * #installWeaver()} on another thread: the two re-transform disjoint sets of classes.
+     */
+    public void installByteBuddy() {
+        if (filter.selectsNothing()) {
+            return;
+        }
+        boolean asm = weaver == AgentOptions.Weaver.ASM;
         Advice advice = Advice.withCustomMapping()
                 .bind(new ProbeIdMapping(catalog, stats))
                 .to(ProbeAdvice.class, agentClasses);
@@ -178,6 +213,11 @@ public final class Instrumenter {
      * cannot be linked, say its super type's optional dependency is absent) is split in halves
      * until the classes it refuses are found alone; those are counted, reported once and left as
      * they are.
+     *
+     * <p>The batches are shared by up to {@link #retransformThreads()} threads (this one and
+     * helpers that end with it): the JVM calls the transformer, parses and verifies the new class
+     * versions in the thread that asked, and only swaps them in at a safepoint, one batch at a
+     * time; so weaving two disjoint batches on two threads takes about half as long on two cores.
      */
     private void retransformLoaded() {
         List<Class<?>> todo = new ArrayList<>();
@@ -193,17 +233,66 @@ public final class Instrumenter {
             todo.add(c);
         }
         retransformTotal = todo.size();
+        phaseEnd.accept("candidates");
         if (todo.isEmpty()) {
             return;
         }
         progress.update(0, todo.size());
-        for (int from = 0; from < todo.size(); from += BATCH) {
-            List<Class<?>> batch = todo.subList(from, Math.min(todo.size(), from + BATCH));
-            long t0 = stats.start();
-            retransform(batch);
-            stats.end(WeaveStats.Phase.BATCH, t0);
-            retransformDone += batch.size();
-            progress.update(retransformDone, todo.size());
+        int batches = (todo.size() + BATCH - 1) / BATCH;
+        AtomicInteger next = new AtomicInteger();
+        Runnable worker = () -> {
+            for (int b; (b = next.getAndIncrement()) < batches; ) {
+                List<Class<?>> batch = todo.subList(b * BATCH, Math.min(todo.size(), (b + 1) * BATCH));
+                long t0 = stats.start();
+                retransform(batch);
+                stats.end(WeaveStats.Phase.BATCH, t0);
+                retransformDone.addAndGet(batch.size());
+                reportProgress(todo.size());
+            }
+        };
+        List<Thread> helpers = new ArrayList<>();
+        for (int i = 1; i < Math.min(batches, retransformThreads()); i++) {
+            Thread t = new Thread(worker, "sonde-retransform-" + i);
+            t.setDaemon(true);
+            t.start();
+            helpers.add(t);
+        }
+        worker.run();
+        for (Thread t : helpers) {
+            joinUninterruptibly(t);
+        }
+        phaseEnd.accept("retransform");
+    }
+
+    /**
+     * Threads that re-transform loaded classes together: one per processor, at most 4 (more adds
+     * little: the JVM swaps the classes in one batch at a time).
+     */
+    static int retransformThreads() {
+        return Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+    }
+
+    /** Reports the classes done, never fewer than reported before (the threads race to report). */
+    private synchronized void reportProgress(int total) {
+        int done = retransformDone.get();
+        if (done > progressShown) {
+            progressShown = done;
+            progress.update(done, total);
+        }
+    }
+
+    private static void joinUninterruptibly(Thread t) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                t.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -213,7 +302,7 @@ public final class Instrumenter {
         } catch (Throwable e) { // UnmodifiableClassException, or an error of linking, verifying, ...
             if (batch.size() == 1) {
                 failed(batch.get(0).getName(), "cannot re-transform ", e);
-                retransformFailed++; // one thread re-transforms
+                retransformFailed.incrementAndGet();
                 return;
             }
             int half = batch.size() / 2;
