@@ -156,6 +156,7 @@ public final class AgentRuntime {
             } catch (RuntimeException | LinkageError e) {
                 AgentLog.info("could not install the instrumentation, the application runs unmonitored: " + e);
             }
+            phases.addCpu("retransform", instrumenter.retransformHelperCpuNanos());
             if (beside == null) {
                 setUp.accept(phases);
             } else {

@@ -1,5 +1,7 @@
 package io.sonde.agent;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,7 +14,8 @@ import java.util.Map;
  * #end(String)} closes the phase that began where the previous one of the same lane ended; {@link
  * #beside()} opens a second lane for work that runs on another thread at the same time (an
  * attach sets up Byte Buddy, the executors and the MBean while it re-transforms). Always on: a
- * dozen clock readings per start. Shown as {@code start.*} counters ({@code sonde probes status},
+ * dozen readings of the clock and of the thread's CPU time per start (CPU: steadier than wall time
+ * on a loaded machine). Shown as {@code start.*} counters ({@code sonde probes status},
  * the MBean) and, after an attach, in the line {@code sonde attach} prints.
  *
  * <p>Marked by the thread that runs {@code agentmain}, then by the threads it starts; read by any
@@ -25,6 +28,7 @@ final class StartPhases {
         final long origin;
         long latest;
         final Map<String, Long> nanos = new LinkedHashMap<>();
+        final Map<String, Long> cpuNanos = new LinkedHashMap<>();
 
         Record(long origin) {
             this.origin = origin;
@@ -32,8 +36,14 @@ final class StartPhases {
         }
     }
 
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
     private final Record record;
     private long last; // guarded by record
+    // CPU time of the thread that marked last, at that mark; a lane's marks move from one thread
+    // to a thread started for the rest of the lane (the attach's weaver), whose CPU starts near 0
+    private Thread lastThread;
+    private long lastCpu;
 
     /** @param originNanos {@link System#nanoTime()} when the JVM called the agent */
     StartPhases(long originNanos) {
@@ -43,12 +53,27 @@ final class StartPhases {
     private StartPhases(Record record, long last) {
         this.record = record;
         this.last = last;
+        this.lastThread = Thread.currentThread();
+        this.lastCpu = threadCpu();
     }
 
-    /** A lane that starts now, beside this one, adding its phases to the same record. */
+    /**
+     * A lane that starts now, beside this one, adding its phases to the same record; to be marked
+     * by a thread started for it.
+     */
     StartPhases beside() {
         synchronized (record) {
-            return new StartPhases(record, last);
+            StartPhases lane = new StartPhases(record, last);
+            lane.lastThread = null;
+            lane.lastCpu = 0;
+            return lane;
+        }
+    }
+
+    /** Adds CPU time spent for the phase {@code name} by other threads (helpers that ended). */
+    void addCpu(String name, long cpuNanos) {
+        synchronized (record) {
+            record.cpuNanos.merge(name, cpuNanos, Long::sum);
         }
     }
 
@@ -59,9 +84,14 @@ final class StartPhases {
 
     /** Ends the phase {@code name} of this lane at {@code atNanos} (not before its previous end). */
     void end(String name, long atNanos) {
+        long cpu = threadCpu();
+        Thread self = Thread.currentThread();
         synchronized (record) {
             record.nanos.merge(name, atNanos - last, Long::sum);
+            record.cpuNanos.merge(name, Math.max(0, self == lastThread ? cpu - lastCpu : cpu), Long::sum);
             last = atNanos;
+            lastThread = self;
+            lastCpu = cpu;
             record.latest = Math.max(record.latest, atNanos);
         }
     }
@@ -70,7 +100,10 @@ final class StartPhases {
     List<String> counters() {
         synchronized (record) {
             List<String> lines = new ArrayList<>();
-            record.nanos.forEach((name, ns) -> lines.add("start." + name + ".ms=" + ms(ns)));
+            record.nanos.forEach((name, ns) -> {
+                lines.add("start." + name + ".ms=" + ms(ns));
+                lines.add("start." + name + ".cpu.ms=" + ms(record.cpuNanos.getOrDefault(name, 0L)));
+            });
             lines.add("start.total.ms=" + ms(record.latest - record.origin));
             return lines;
         }
@@ -80,9 +113,16 @@ final class StartPhases {
     String summary() {
         synchronized (record) {
             List<String> parts = new ArrayList<>();
-            record.nanos.forEach((name, ns) -> parts.add(name + " " + ms(ns) + " ms"));
+            record.nanos.forEach((name, ns) -> parts.add(
+                    name + " " + ms(ns) + " ms (CPU " + ms(record.cpuNanos.getOrDefault(name, 0L)) + ")"));
             return String.join(", ", parts);
         }
+    }
+
+    /** CPU time of the current thread, 0 where the JVM does not measure it. */
+    private static long threadCpu() {
+        long t = THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadCpuTime() : -1;
+        return Math.max(0, t);
     }
 
     private static String ms(long nanos) {

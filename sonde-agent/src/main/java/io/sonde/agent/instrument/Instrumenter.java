@@ -57,6 +57,7 @@ public final class Instrumenter {
     private final AtomicInteger retransformDone = new AtomicInteger();
     private final AtomicInteger retransformFailed = new AtomicInteger();
     private int progressShown; // guarded by reportProgress's lock
+    private final java.util.concurrent.atomic.AtomicLong helperCpuNanos = new java.util.concurrent.atomic.AtomicLong();
     private final AtomicInteger transformedClasses = new AtomicInteger();
     private final Set<String> failedClasses = ConcurrentHashMap.newKeySet();
     private volatile Progress progress = (woven, total) -> { };
@@ -105,6 +106,11 @@ public final class Instrumenter {
      */
     public void onPhase(Consumer<String> end) {
         this.phaseEnd = end;
+    }
+
+    /** CPU time of the helper threads that re-transformed loaded classes beside the installing one. */
+    public long retransformHelperCpuNanos() {
+        return helperCpuNanos.get();
     }
 
     /** Number of loaded classes chosen for re-transformation by {@link #install()}. */
@@ -188,6 +194,10 @@ public final class Instrumenter {
                 .with(AgentBuilder.TypeStrategy.Default.DECORATE)
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
                 .with(AgentBuilder.RedefinitionStrategy.BatchAllocator.ForFixedSize.ofSize(BATCH))
+                // with the ASM weaver, only the loaded classes with worker loops are Byte Buddy's:
+                // named up front, so that Byte Buddy does not match every loaded class (thousands)
+                .with(asm ? new AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.Explicit(loadedWithWorkerLoops())
+                        : AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.SinglePass.INSTANCE)
                 .with(AgentBuilder.RedefinitionStrategy.Listener.BatchReallocator.splitting())
                 .with(asm ? AgentBuilder.RedefinitionStrategy.Listener.NoOp.INSTANCE : new Batches())
                 .with(AgentBuilder.Listener.ModuleReadEdgeCompleting.of(inst, false, io.sonde.core.probe.Probes.class))
@@ -251,8 +261,15 @@ public final class Instrumenter {
             }
         };
         List<Thread> helpers = new ArrayList<>();
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        Runnable helper = () -> {
+            worker.run();
+            if (threads.isCurrentThreadCpuTimeSupported()) {
+                helperCpuNanos.addAndGet(Math.max(0, threads.getCurrentThreadCpuTime()));
+            }
+        };
         for (int i = 1; i < Math.min(batches, retransformThreads()); i++) {
-            Thread t = new Thread(worker, "sonde-retransform-" + i);
+            Thread t = new Thread(helper, "sonde-retransform-" + i);
             t.setDaemon(true);
             t.start();
             helpers.add(t);
@@ -309,6 +326,18 @@ public final class Instrumenter {
             retransform(batch.subList(0, half));
             retransform(batch.subList(half, batch.size()));
         }
+    }
+
+    /** The loaded classes (of the application's loaders) that have worker loops ({@link WorkerLoops}). */
+    private Set<Class<?>> loadedWithWorkerLoops() {
+        Set<Class<?>> found = new java.util.HashSet<>();
+        for (Class<?> c : inst.getAllLoadedClasses()) {
+            ClassLoader loader = c.getClassLoader();
+            if (loader != null && loader != PLATFORM && WorkerLoops.hasLoops(c.getName()) && inst.isModifiableClass(c)) {
+                found.add(c);
+            }
+        }
+        return found;
     }
 
     /** Classes the ASM weaver considers: not ignored by name, maybe selected, no worker loops (Byte Buddy's). */
