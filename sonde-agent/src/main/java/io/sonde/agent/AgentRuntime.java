@@ -15,7 +15,6 @@ import io.sonde.core.control.ProbeControlMBean;
 import java.lang.instrument.Instrumentation;
 import net.bytebuddy.dynamic.ClassFileLocator;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * Starts the agent inside the monitored JVM: parses the options, starts the core (writer and
@@ -123,49 +122,28 @@ public final class AgentRuntime {
         String status = "monitoring " + o.methods().rules().size() + " method rule(s) from "
                 + String.join(", ", o.sources()) + (dynamic ? ", loaded by attach" : ", loaded by -javaagent")
                 + (o.probesOn() ? "" : ", probes started off");
-        // Byte Buddy (worker loops), the executors and the MBean: after the weaver at start-up;
-        // beside it, on a thread of their own, in an attach (a person waits for the whole)
-        Consumer<StartPhases> setUp = lane -> {
+        Runnable weave = () -> {
+            // the weaver ("candidates", "retransform"), then Byte Buddy for the worker loops, the
+            // executors and the MBean: set up beside the weaver on a thread of their own, these made
+            // an attach slower on two cores (JIT warm-ups compete), see docs/benchmarks.md, "Attach"
             try {
-                instrumenter.installByteBuddy();
+                if (instrumenter.installWeaver()) {
+                    instrumenter.installByteBuddy();
+                }
             } catch (RuntimeException | LinkageError e) {
                 AgentLog.info("could not install the instrumentation, the application runs unmonitored: " + e);
             }
-            lane.end("bytebuddy");
+            phases.end("bytebuddy");
             if (o.executors() && !o.methods().selectsNothing()) { // no probes, no traces to carry
                 try {
                     ExecutorInstrumenter.install(inst, agentClasses);
                 } catch (RuntimeException | LinkageError e) {
                     AgentLog.info("trace context will not follow executor tasks: " + e);
                 }
-                lane.end("executors");
+                phases.end("executors");
             }
             registerMBean(o, catalog, instrumenter, stats, List.of(), status, agentJar, budget, phases);
-            lane.end("mbean");
-        };
-        Runnable weave = () -> {
-            Thread beside = null;
-            if (dynamic) {
-                StartPhases lane = phases.beside();
-                beside = new Thread(() -> setUp.accept(lane), "sonde-attach-setup");
-                beside.setDaemon(true);
-                beside.start();
-            }
-            try {
-                instrumenter.installWeaver();
-            } catch (RuntimeException | LinkageError e) {
-                AgentLog.info("could not install the instrumentation, the application runs unmonitored: " + e);
-            }
-            phases.addCpu("retransform", instrumenter.retransformHelperCpuNanos());
-            if (beside == null) {
-                setUp.accept(phases);
-            } else {
-                try {
-                    beside.join(); // our own thread, never interrupted: done is published after both
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
+            phases.end("mbean");
             if (o.verbose()) {
                 AgentLog.info(status + "; " + instrumenter.transformedClasses() + " class(es) instrumented at start");
             }

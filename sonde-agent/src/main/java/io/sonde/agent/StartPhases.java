@@ -11,19 +11,17 @@ import java.util.Map;
 /**
  * Where the agent's start (or attach) spends its time: phases on the monotonic clock, from the JVM
  * calling {@code premain}/{@code agentmain} to the last loaded class re-transformed. Each {@link
- * #end(String)} closes the phase that began where the previous one of the same lane ended; {@link
- * #beside()} opens a second lane for work that runs on another thread at the same time (an
- * attach sets up Byte Buddy, the executors and the MBean while it re-transforms). Always on: a
+ * #end(String)} closes the phase that began where the previous one ended. Always on: a
  * dozen readings of the clock and of the thread's CPU time per start (CPU: steadier than wall time
  * on a loaded machine). Shown as {@code start.*} counters ({@code sonde probes status},
  * the MBean) and, after an attach, in the line {@code sonde attach} prints.
  *
- * <p>Marked by the thread that runs {@code agentmain}, then by the threads it starts; read by any
- * thread: every access holds the lock of the shared record.
+ * <p>Marked by the thread that runs {@code agentmain}, then by the attach's weaving thread it
+ * starts; read by any thread: every access holds the lock of the record.
  */
 final class StartPhases {
 
-    /** What the lanes share: the phases in the order they ended, and the latest end. */
+    /** The phases in the order they ended, and the latest end. */
     private static final class Record {
         final long origin;
         long latest;
@@ -40,8 +38,8 @@ final class StartPhases {
 
     private final Record record;
     private long last; // guarded by record
-    // CPU time of the thread that marked last, at that mark; a lane's marks move from one thread
-    // to a thread started for the rest of the lane (the attach's weaver), whose CPU starts near 0
+    // CPU time of the thread that marked last, at that mark; the marks move from agentmain's
+    // thread to a thread started for the rest (the attach's weaver), whose CPU starts near 0
     private Thread lastThread;
     private long lastCpu;
 
@@ -57,32 +55,12 @@ final class StartPhases {
         this.lastCpu = threadCpu();
     }
 
-    /**
-     * A lane that starts now, beside this one, adding its phases to the same record; to be marked
-     * by a thread started for it.
-     */
-    StartPhases beside() {
-        synchronized (record) {
-            StartPhases lane = new StartPhases(record, last);
-            lane.lastThread = null;
-            lane.lastCpu = 0;
-            return lane;
-        }
-    }
-
-    /** Adds CPU time spent for the phase {@code name} by other threads (helpers that ended). */
-    void addCpu(String name, long cpuNanos) {
-        synchronized (record) {
-            record.cpuNanos.merge(name, cpuNanos, Long::sum);
-        }
-    }
-
-    /** Ends the phase {@code name} of this lane now. */
+    /** Ends the phase {@code name} now. */
     void end(String name) {
         end(name, System.nanoTime());
     }
 
-    /** Ends the phase {@code name} of this lane at {@code atNanos} (not before its previous end). */
+    /** Ends the phase {@code name} at {@code atNanos} (not before its previous end). */
     void end(String name, long atNanos) {
         long cpu = threadCpu();
         Thread self = Thread.currentThread();

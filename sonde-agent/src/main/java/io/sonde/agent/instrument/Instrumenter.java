@@ -56,8 +56,6 @@ public final class Instrumenter {
     private final AgentOptions.Weaver weaver;
     private final AtomicInteger retransformDone = new AtomicInteger();
     private final AtomicInteger retransformFailed = new AtomicInteger();
-    private int progressShown; // guarded by reportProgress's lock
-    private final java.util.concurrent.atomic.AtomicLong helperCpuNanos = new java.util.concurrent.atomic.AtomicLong();
     private final AtomicInteger transformedClasses = new AtomicInteger();
     private final Set<String> failedClasses = ConcurrentHashMap.newKeySet();
     private volatile Progress progress = (woven, total) -> { };
@@ -106,11 +104,6 @@ public final class Instrumenter {
      */
     public void onPhase(Consumer<String> end) {
         this.phaseEnd = end;
-    }
-
-    /** CPU time of the helper threads that re-transformed loaded classes beside the installing one. */
-    public long retransformHelperCpuNanos() {
-        return helperCpuNanos.get();
     }
 
     /** Number of loaded classes chosen for re-transformation by {@link #install()}. */
@@ -224,10 +217,8 @@ public final class Instrumenter {
      * until the classes it refuses are found alone; those are counted, reported once and left as
      * they are.
      *
-     * <p>The batches are shared by up to {@link #retransformThreads()} threads (this one and
-     * helpers that end with it): the JVM calls the transformer, parses and verifies the new class
-     * versions in the thread that asked, and only swaps them in at a safepoint, one batch at a
-     * time; so weaving two disjoint batches on two threads takes about half as long on two cores.
+     * <p>One thread: two threads sharing the batches (or Byte Buddy set up beside them) made an
+     * attach of H2 slower on two cores, not faster (docs/benchmarks.md, "Attach").
      */
     private void retransformLoaded() {
         List<Class<?>> todo = new ArrayList<>();
@@ -248,69 +239,14 @@ public final class Instrumenter {
             return;
         }
         progress.update(0, todo.size());
-        int batches = (todo.size() + BATCH - 1) / BATCH;
-        AtomicInteger next = new AtomicInteger();
-        Runnable worker = () -> {
-            for (int b; (b = next.getAndIncrement()) < batches; ) {
-                List<Class<?>> batch = todo.subList(b * BATCH, Math.min(todo.size(), (b + 1) * BATCH));
-                long t0 = stats.start();
-                retransform(batch);
-                stats.end(WeaveStats.Phase.BATCH, t0);
-                retransformDone.addAndGet(batch.size());
-                reportProgress(todo.size());
-            }
-        };
-        List<Thread> helpers = new ArrayList<>();
-        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
-        Runnable helper = () -> {
-            worker.run();
-            if (threads.isCurrentThreadCpuTimeSupported()) {
-                helperCpuNanos.addAndGet(Math.max(0, threads.getCurrentThreadCpuTime()));
-            }
-        };
-        for (int i = 1; i < Math.min(batches, retransformThreads()); i++) {
-            Thread t = new Thread(helper, "sonde-retransform-" + i);
-            t.setDaemon(true);
-            t.start();
-            helpers.add(t);
-        }
-        worker.run();
-        for (Thread t : helpers) {
-            joinUninterruptibly(t);
+        for (int from = 0; from < todo.size(); from += BATCH) {
+            List<Class<?>> batch = todo.subList(from, Math.min(todo.size(), from + BATCH));
+            long t0 = stats.start();
+            retransform(batch);
+            stats.end(WeaveStats.Phase.BATCH, t0);
+            progress.update(retransformDone.addAndGet(batch.size()), todo.size());
         }
         phaseEnd.accept("retransform");
-    }
-
-    /**
-     * Threads that re-transform loaded classes together: one per processor, at most 4 (more adds
-     * little: the JVM swaps the classes in one batch at a time).
-     */
-    static int retransformThreads() {
-        return Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
-    }
-
-    /** Reports the classes done, never fewer than reported before (the threads race to report). */
-    private synchronized void reportProgress(int total) {
-        int done = retransformDone.get();
-        if (done > progressShown) {
-            progressShown = done;
-            progress.update(done, total);
-        }
-    }
-
-    private static void joinUninterruptibly(Thread t) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                t.join();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     private void retransform(List<Class<?>> batch) {
