@@ -124,8 +124,8 @@ public final class AgentRuntime {
                 + (o.probesOn() ? "" : ", probes started off");
         Runnable weave = () -> {
             // the weaver ("candidates", "retransform"), then Byte Buddy for the worker loops, the
-            // executors and the MBean: set up beside the weaver on a thread of their own, these made
-            // an attach slower on two cores (JIT warm-ups compete), see docs/benchmarks.md, "Attach"
+            // executors and the MBean, one after the other: on a thread of their own beside the
+            // weaver they made an attach slower on two cores (docs/benchmarks.md, "Attach")
             try {
                 if (instrumenter.installWeaver()) {
                     instrumenter.installByteBuddy();

@@ -137,8 +137,8 @@ public final class Instrumenter {
             return false;
         }
         if (weaver == AgentOptions.Weaver.ASM) {
-            // before Byte Buddy (the worker loops) costs its start-up, or beside it (an attach):
-            // the application's classes are woven, with progress, as early as possible
+            // first, before Byte Buddy (the worker loops) costs its start-up: the application's
+            // classes are woven, with progress, as early as possible
             inst.addTransformer(new AsmTransformer(), true);
             retransformLoaded();
         }
@@ -146,9 +146,9 @@ public final class Instrumenter {
     }
 
     /**
-     * The second half of {@link #install()}: Byte Buddy's transformer, for the worker loops (with
-     * the ASM weaver) or for everything ({@code weaver=bytebuddy}). May run beside {@link
-     * #installWeaver()} on another thread: the two re-transform disjoint sets of classes.
+     * The second half of {@link #install()}, after {@link #installWeaver()}: Byte Buddy's
+     * transformer, for the worker loops (with the ASM weaver) or for everything ({@code
+     * weaver=bytebuddy}).
      */
     public void installByteBuddy() {
         if (filter.selectsNothing()) {
