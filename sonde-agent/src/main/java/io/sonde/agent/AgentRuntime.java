@@ -44,7 +44,21 @@ public final class AgentRuntime {
      * @param dynamic true when attached to a running JVM
      * @param agentJar path of the agent jar, or null when run from classes
      */
-    public static synchronized void start(String options, Instrumentation inst, boolean dynamic, String agentJar) {
+    public static void start(String options, Instrumentation inst, boolean dynamic, String agentJar) {
+        long now = System.nanoTime();
+        start(options, inst, dynamic, agentJar, now, now);
+    }
+
+    /**
+     * {@link #start(String, Instrumentation, boolean, String)} as {@link SondeAgent} calls it, with
+     * the instants (monotonic clock) the JVM called the agent and the agent jar was on the bootstrap
+     * class path: the first phases of {@link StartPhases}.
+     */
+    public static synchronized void start(String options, Instrumentation inst, boolean dynamic, String agentJar,
+            long enteredNanos, long appendedNanos) {
+        StartPhases phases = new StartPhases(enteredNanos);
+        phases.end("jar", appendedNanos); // the agent jar opened and appended to the bootstrap class path
+        phases.end("runtime.load"); // this class loaded and initialised
         if (LoopbackConnector.START_REQUEST.equals(options)) {
             startConnector();
             return;
@@ -54,7 +68,7 @@ public final class AgentRuntime {
             refuseSecondStart(given);
             return;
         }
-        long loadedAt = System.nanoTime();
+        long loadedAt = enteredNanos;
         if (dynamic) {
             publishWeaving(new AgentState.Weaving(false, 0, 0, 0));
         }
@@ -64,16 +78,18 @@ public final class AgentRuntime {
             System.setProperty("io.sonde.agent.shaded.bytebuddy.safe", "true");
         }
         OptionsParser.Result parsed = OptionsParser.parse(options, dynamic ? OptionsParser.ATTACH : OptionsParser.INLINE);
+        phases.end("options");
         List<String> errors = parsed.errors();
         if (errors.isEmpty()) {
             errors = CoreBinding.start(parsed.options());
+            phases.end("pipeline");
         }
         if (!errors.isEmpty()) {
             for (String e : errors) {
                 AgentLog.info(e);
             }
             AgentLog.info("bad options: the application runs unmonitored");
-            registerMBean(parsed.options(), null, null, null, errors, "not monitoring: bad options", agentJar, null);
+            registerMBean(parsed.options(), null, null, null, errors, "not monitoring: bad options", agentJar, null, phases);
             if (dynamic) {
                 publishWeaving(new AgentState.Weaving(true, 0, 0, millisSince(loadedAt)));
             }
@@ -95,34 +111,46 @@ public final class AgentRuntime {
         }
         Instrumenter instrumenter = new Instrumenter(
                 inst, o.methods(), catalog, o.verbose(), agentClasses, o.executors(), stats, o.weaver());
+        instrumenter.onPhase(phases::end);
         if (dynamic) {
             instrumenter.onProgress((woven, total) -> publishWeaving(new AgentState.Weaving(false, woven, total, 0)));
         }
+        phases.end("setup");
         BudgetController budget = startBudget(catalog);
         CoreBinding.startObserve();
         CoreBinding.startPrometheus();
+        phases.end("endpoints");
         String status = "monitoring " + o.methods().rules().size() + " method rule(s) from "
                 + String.join(", ", o.sources()) + (dynamic ? ", loaded by attach" : ", loaded by -javaagent")
                 + (o.probesOn() ? "" : ", probes started off");
         Runnable weave = () -> {
+            // the weaver ("candidates", "retransform"), then Byte Buddy for the worker loops, the
+            // executors and the MBean, one after the other: on a thread of their own beside the
+            // weaver they made an attach slower on two cores (docs/benchmarks.md, "Attach")
             try {
-                instrumenter.install();
+                if (instrumenter.installWeaver()) {
+                    instrumenter.installByteBuddy();
+                }
             } catch (RuntimeException | LinkageError e) {
                 AgentLog.info("could not install the instrumentation, the application runs unmonitored: " + e);
             }
+            phases.end("bytebuddy");
             if (o.executors() && !o.methods().selectsNothing()) { // no probes, no traces to carry
                 try {
                     ExecutorInstrumenter.install(inst, agentClasses);
                 } catch (RuntimeException | LinkageError e) {
                     AgentLog.info("trace context will not follow executor tasks: " + e);
                 }
+                phases.end("executors");
             }
-            registerMBean(o, catalog, instrumenter, stats, List.of(), status, agentJar, budget);
+            registerMBean(o, catalog, instrumenter, stats, List.of(), status, agentJar, budget, phases);
+            phases.end("mbean");
             if (o.verbose()) {
                 AgentLog.info(status + "; " + instrumenter.transformedClasses() + " class(es) instrumented at start");
             }
             if (dynamic) {
                 int n = instrumenter.loadedClassesWoven();
+                System.setProperty(AgentState.PHASES_PROPERTY, phases.summary()); // before "done": read after it
                 publishWeaving(new AgentState.Weaving(true, n, Math.max(n, instrumenter.retransformTotal()),
                         millisSince(loadedAt)));
                 if (stats.on()) {
@@ -191,12 +219,12 @@ public final class AgentRuntime {
 
     private static void registerMBean(
             AgentOptions o, ProbeCatalog catalog, Instrumenter instrumenter, WeaveStats stats, List<String> errors,
-            String status, String agentJar, BudgetController budget) {
+            String status, String agentJar, BudgetController budget, StartPhases phases) {
         ProbesControl control = new ProbesControl(
                 catalog,
                 () -> instrumenter == null ? 0 : instrumenter.transformedClasses(),
                 () -> {
-                    String[] counters = CoreBinding.counters();
+                    String[] counters = concat(CoreBinding.counters(), phases.counters().toArray(new String[0]));
                     if (stats != null) {
                         counters = concat(counters, stats.counters().toArray(new String[0]));
                     }

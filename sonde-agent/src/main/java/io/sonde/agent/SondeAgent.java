@@ -32,6 +32,7 @@ public final class SondeAgent {
     }
 
     private static void launch(String options, Instrumentation inst, boolean dynamic) {
+        long entered = System.nanoTime(); // the start of the agent's phases (see StartPhases)
         try {
             ClassLoader runtimeLoader = SondeAgent.class.getClassLoader();
             File jar = agentJar();
@@ -41,9 +42,11 @@ public final class SondeAgent {
                 }
                 runtimeLoader = null; // load the runtime from the bootstrap class path
             }
+            long appended = System.nanoTime();
             Class<?> runtime = Class.forName("io.sonde.agent.AgentRuntime", true, runtimeLoader);
-            runtime.getMethod("start", String.class, Instrumentation.class, boolean.class, String.class)
-                    .invoke(null, options, inst, dynamic, jar == null ? null : jar.getPath());
+            runtime.getMethod("start", String.class, Instrumentation.class, boolean.class, String.class, long.class,
+                            long.class)
+                    .invoke(null, options, inst, dynamic, jar == null ? null : jar.getPath(), entered, appended);
         } catch (Throwable t) {
             Throwable cause = t instanceof java.lang.reflect.InvocationTargetException && t.getCause() != null
                     ? t.getCause() : t;

@@ -107,6 +107,10 @@ public final class AttachCommand implements Callable<Integer> {
                 if (running != null) {
                     out.println("woven: " + w.woven() + " loaded class(es) re-transformed, " + w.millis()
                             + " ms after the agent was loaded");
+                    String phases = now.getProperty(AgentState.PHASES_PROPERTY);
+                    if (phases != null) {
+                        out.println("where the time went: " + phases);
+                    }
                 }
                 return;
             }

@@ -140,7 +140,10 @@ class AgentCommandsTest {
         Object[] r = sonde(attach);
         assertThat(r[0]).as("stdout %s stderr %s", r[1], r[2]).isEqualTo(0);
         assertThat(lines(r[1])).anyMatch(l -> l.startsWith("woven: ") && l.contains(" loaded class(es) re-transformed"));
+        assertThat(lines(r[1])).as("the agent's phases").anyMatch(l -> l.startsWith("where the time went: jar ")
+                && l.contains(", retransform ") && l.contains(", mbean "));
         assertThat(lines(r[1])).contains("status: monitoring 1 method rule(s) from attach options, loaded by attach");
+        assertThat(lines(r[1])).as("start.* counters in the status").anyMatch(l -> l.startsWith("start.total.ms="));
         mark(2);
         Thread.sleep(200);
         mark(3);

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
@@ -53,11 +54,12 @@ public final class Instrumenter {
     private final boolean clearAtWorkerLoops;
     private final WeaveStats stats;
     private final AgentOptions.Weaver weaver;
-    private volatile int retransformDone;
-    private volatile int retransformFailed;
+    private final AtomicInteger retransformDone = new AtomicInteger();
+    private final AtomicInteger retransformFailed = new AtomicInteger();
     private final AtomicInteger transformedClasses = new AtomicInteger();
     private final Set<String> failedClasses = ConcurrentHashMap.newKeySet();
     private volatile Progress progress = (woven, total) -> { };
+    private volatile Consumer<String> phaseEnd = phase -> { };
     private volatile int retransformTotal;
 
     /** Progress of the re-transformation of loaded classes (start-up, attach). */
@@ -95,6 +97,15 @@ public final class Instrumenter {
         this.progress = p;
     }
 
+    /**
+     * Told the name of each phase of {@link #installWeaver()} as it ends ({@code candidates}: the
+     * loaded classes chosen; {@code retransform}: their re-transformation), for the agent's
+     * start-up timing. Call before installing.
+     */
+    public void onPhase(Consumer<String> end) {
+        this.phaseEnd = end;
+    }
+
     /** Number of loaded classes chosen for re-transformation by {@link #install()}. */
     public int retransformTotal() {
         return retransformTotal;
@@ -105,22 +116,45 @@ public final class Instrumenter {
      * weaver: every class it wove so far, as before).
      */
     public int loadedClassesWoven() {
-        return weaver == AgentOptions.Weaver.ASM ? retransformDone - retransformFailed : transformedClasses();
+        return weaver == AgentOptions.Weaver.ASM ? retransformDone.get() - retransformFailed.get() : transformedClasses();
     }
 
     /** Installs the transformer and re-transforms matching classes that are already loaded. */
     public void install() {
+        if (installWeaver()) {
+            installByteBuddy();
+        }
+    }
+
+    /**
+     * The first half of {@link #install()}: with the ASM weaver, installs its transformer and
+     * re-transforms the matching loaded classes. Returns false (and logs why) when no pattern
+     * selects anything: then there is nothing to install at all.
+     */
+    public boolean installWeaver() {
         if (filter.selectsNothing()) {
             AgentLog.info("no include pattern: no method is instrumented (see docs/agent.md)");
-            return;
+            return false;
         }
-        boolean asm = weaver == AgentOptions.Weaver.ASM;
-        if (asm) {
-            // first, before Byte Buddy (loaded below for the worker loops) costs its start-up:
-            // the application's classes are woven, with progress, as early as possible
+        if (weaver == AgentOptions.Weaver.ASM) {
+            // first, before Byte Buddy (the worker loops) costs its start-up: the application's
+            // classes are woven, with progress, as early as possible
             inst.addTransformer(new AsmTransformer(), true);
             retransformLoaded();
         }
+        return true;
+    }
+
+    /**
+     * The second half of {@link #install()}, after {@link #installWeaver()}: Byte Buddy's
+     * transformer, for the worker loops (with the ASM weaver) or for everything ({@code
+     * weaver=bytebuddy}).
+     */
+    public void installByteBuddy() {
+        if (filter.selectsNothing()) {
+            return;
+        }
+        boolean asm = weaver == AgentOptions.Weaver.ASM;
         Advice advice = Advice.withCustomMapping()
                 .bind(new ProbeIdMapping(catalog, stats))
                 .to(ProbeAdvice.class, agentClasses);
@@ -153,6 +187,10 @@ public final class Instrumenter {
                 .with(AgentBuilder.TypeStrategy.Default.DECORATE)
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
                 .with(AgentBuilder.RedefinitionStrategy.BatchAllocator.ForFixedSize.ofSize(BATCH))
+                // with the ASM weaver, only the loaded classes with worker loops are Byte Buddy's:
+                // named up front, so that Byte Buddy does not match every loaded class (thousands)
+                .with(asm ? new AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.Explicit(loadedWithWorkerLoops())
+                        : AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.SinglePass.INSTANCE)
                 .with(AgentBuilder.RedefinitionStrategy.Listener.BatchReallocator.splitting())
                 .with(asm ? AgentBuilder.RedefinitionStrategy.Listener.NoOp.INSTANCE : new Batches())
                 .with(AgentBuilder.Listener.ModuleReadEdgeCompleting.of(inst, false, io.sonde.core.probe.Probes.class))
@@ -178,6 +216,9 @@ public final class Instrumenter {
      * cannot be linked, say its super type's optional dependency is absent) is split in halves
      * until the classes it refuses are found alone; those are counted, reported once and left as
      * they are.
+     *
+     * <p>One thread: two threads sharing the batches (or Byte Buddy set up beside them) made an
+     * attach of H2 slower on two cores, not faster (docs/benchmarks.md, "Attach").
      */
     private void retransformLoaded() {
         List<Class<?>> todo = new ArrayList<>();
@@ -193,6 +234,7 @@ public final class Instrumenter {
             todo.add(c);
         }
         retransformTotal = todo.size();
+        phaseEnd.accept("candidates");
         if (todo.isEmpty()) {
             return;
         }
@@ -202,9 +244,9 @@ public final class Instrumenter {
             long t0 = stats.start();
             retransform(batch);
             stats.end(WeaveStats.Phase.BATCH, t0);
-            retransformDone += batch.size();
-            progress.update(retransformDone, todo.size());
+            progress.update(retransformDone.addAndGet(batch.size()), todo.size());
         }
+        phaseEnd.accept("retransform");
     }
 
     private void retransform(List<Class<?>> batch) {
@@ -213,13 +255,25 @@ public final class Instrumenter {
         } catch (Throwable e) { // UnmodifiableClassException, or an error of linking, verifying, ...
             if (batch.size() == 1) {
                 failed(batch.get(0).getName(), "cannot re-transform ", e);
-                retransformFailed++; // one thread re-transforms
+                retransformFailed.incrementAndGet();
                 return;
             }
             int half = batch.size() / 2;
             retransform(batch.subList(0, half));
             retransform(batch.subList(half, batch.size()));
         }
+    }
+
+    /** The loaded classes (of the application's loaders) that have worker loops ({@link WorkerLoops}). */
+    private Set<Class<?>> loadedWithWorkerLoops() {
+        Set<Class<?>> found = new java.util.HashSet<>();
+        for (Class<?> c : inst.getAllLoadedClasses()) {
+            ClassLoader loader = c.getClassLoader();
+            if (loader != null && loader != PLATFORM && WorkerLoops.hasLoops(c.getName()) && inst.isModifiableClass(c)) {
+                found.add(c);
+            }
+        }
+        return found;
     }
 
     /** Classes the ASM weaver considers: not ignored by name, maybe selected, no worker loops (Byte Buddy's). */

@@ -54,6 +54,7 @@ public final class WeaveBenchmark {
     private static final String H2_ARTIFACT = "h2";
     private static final String H2_VERSION = "2.5.252";
     private static final String INCLUDE = "org.h2.*";
+    private static final String PHASE_PREFIX = "agent.start.";
 
     private WeaveBenchmark() {}
 
@@ -153,6 +154,7 @@ public final class WeaveBenchmark {
         StringBuilder table = new StringBuilder(
                 "| configuration | runs | classes | woven | start-up s | agent start s | load s | weaving s | ms per woven class | load extra ms per class | max ms | not woven | attach s |\n"
                         + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        StringBuilder phaseLines = new StringBuilder();
         for (Config c : configs) {
             List<Map<String, Double>> ms = measured.getOrDefault(c, List.of());
             ObjectNode o = array.addObject();
@@ -177,6 +179,25 @@ public final class WeaveBenchmark {
             Double woven = median(ms, "woven");
             put(o, "load_extra_s", loadExtra);
             put(o, "load_extra_ms_per_class", loadExtra == null || woven == null || woven == 0 ? null : loadExtra * 1e3 / woven);
+            if (c.attach()) {
+                put(o, "attach_cpu_s", median(ms, "attach_cpu_s"));
+                put(o, "attach_vm_s", median(ms, "attach_vm_s"));
+                put(o, "attach_load_agent_s", median(ms, "attach_load_agent_s"));
+            }
+            ObjectNode phases = o.putObject("phases_s"); // the agent's own start phases, medians, in order
+            List<String> phaseLine = new ArrayList<>();
+            for (String k : phaseKeys(ms)) {
+                String name = k.substring("phase.".length(), k.length() - 2);
+                put(phases, name, median(ms, k));
+                phaseLine.add(name + " " + fmt(median(ms, k), 3));
+            }
+            if (c.attach() && !phaseLine.isEmpty()) {
+                phaseLines.append(String.format(Locale.ROOT,
+                        "%s, seconds: process CPU %s, VirtualMachine.attach %s, loadAgent %s; agent: %s%n",
+                        c.label(), fmt(median(ms, "attach_cpu_s"), 3), fmt(median(ms, "attach_vm_s"), 3),
+                        fmt(median(ms, "attach_load_agent_s"), 3),
+                        String.join(", ", phaseLine)));
+            }
             ArrayNode perRun = o.putArray("ms_per_class_runs");
             ms.forEach(m -> perRun.add(round(m.get("ms_per_class"))));
             table.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
@@ -194,6 +215,7 @@ public final class WeaveBenchmark {
         }
         mapper.writeValue(file.toFile(), array);
         System.out.print(table);
+        System.out.print(phaseLines);
         System.out.println("load average: " + loadAverage() + "; results: " + file.toAbsolutePath());
         if (!errors.isEmpty()) {
             System.exit(1);
@@ -229,6 +251,7 @@ public final class WeaveBenchmark {
                 .redirectOutput(dir.resolve("jvm.log").toFile()).start();
         long deadline = System.nanoTime() + timeout * 1_000_000_000L;
         Long attachStart = null;
+        long[] attachCall = null;
         try {
             while (!p.waitFor(c.attach() && attachStart == null ? 5 : 100, TimeUnit.MILLISECONDS)) {
                 if (System.nanoTime() > deadline) {
@@ -237,7 +260,7 @@ public final class WeaveBenchmark {
                 }
                 if (c.attach() && attachStart == null && Files.exists(ready)) {
                     attachStart = epochMicros();
-                    attach(p.pid(), c.agent(), options);
+                    attachCall = attach(p.pid(), c.agent(), options);
                 }
             }
         } catch (InterruptedException e) {
@@ -277,21 +300,55 @@ public final class WeaveBenchmark {
             String[] done = r.getOrDefault("attach_weaving", "").split(" ");
             m.put("attach_s", done.length == 3 ? Long.parseLong(done[2]) / 1e3 : null);
             m.put("attach_total_s", attachStart == null ? null : (Long.parseLong(r.get("attach_done_us")) - attachStart) / 1e6);
+            m.put("attach_cpu_s", r.containsKey("attach_cpu_ns") ? Long.parseLong(r.get("attach_cpu_ns")) / 1e9 : null);
+            if (attachCall != null) {
+                m.put("attach_vm_s", attachCall[0] / 1e9);
+                m.put("attach_load_agent_s", attachCall[1] / 1e9);
+            }
+        }
+        if (c.agent() != null) {
+            // the agent's own phases (start.PHASE.ms counters), from the JVM calling it to the weaving done
+            r.forEach((k, v) -> {
+                if (k.startsWith(PHASE_PREFIX) && k.endsWith(".ms")) {
+                    m.put("phase." + k.substring(PHASE_PREFIX.length(), k.length() - 3) + "_s", Double.parseDouble(v) / 1e3);
+                }
+            });
         }
         return m;
     }
 
-    private static void attach(long pid, Path agent, String options) throws IOException {
+    /**
+     * Attaches the agent; returns the nanoseconds of {@code VirtualMachine.attach} (this process
+     * connecting to the target's attach listener) and of {@code loadAgent} (the target opening
+     * the jar and running {@code agentmain}, which returns before the weaving is done).
+     */
+    private static long[] attach(long pid, Path agent, String options) throws IOException {
         try {
+            long t0 = System.nanoTime();
             VirtualMachine vm = VirtualMachine.attach(Long.toString(pid));
+            long t1 = System.nanoTime();
             try {
                 vm.loadAgent(agent.toString(), options);
+                return new long[] {t1 - t0, System.nanoTime() - t1};
             } finally {
                 vm.detach();
             }
         } catch (Exception e) {
             throw new IOException("attach to " + pid + " failed: " + e, e);
         }
+    }
+
+    /** The phase keys of the runs, in the order the agent reported them. */
+    private static List<String> phaseKeys(List<Map<String, Double>> runs) {
+        List<String> keys = new ArrayList<>();
+        for (Map<String, Double> m : runs) {
+            for (String k : m.keySet()) {
+                if (k.startsWith("phase.") && !keys.contains(k)) {
+                    keys.add(k);
+                }
+            }
+        }
+        return keys;
     }
 
     private static Double number(Map<String, String> r, String key) {

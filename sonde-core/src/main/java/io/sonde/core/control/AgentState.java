@@ -23,6 +23,11 @@ public final class AgentState {
      * that sees another value did not start this attach.
      */
     public static final String WEAVING_PROPERTY = "io.sonde.agent.weaving";
+    /**
+     * Where an attach's time went, set just before {@link #WEAVING_PROPERTY} says {@code done}:
+     * {@code PHASE M ms, ...} in order, from the JVM calling {@code agentmain} to the weaving done.
+     */
+    public static final String PHASES_PROPERTY = "io.sonde.agent.phases";
 
     /** Origin of an agent started by {@code -javaagent}. */
     public static final String JAVAAGENT = "-javaagent";

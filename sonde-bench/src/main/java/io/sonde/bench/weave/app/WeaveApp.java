@@ -58,6 +58,7 @@ public final class WeaveApp {
 
         if (a.containsKey("--attach")) {
             Path ready = Path.of(a.get("--attach"));
+            long cpuAtReady = processCpuNanos();
             Files.writeString(ready, "loaded\n");
             long deadline = System.nanoTime() + Long.parseLong(a.getOrDefault("--attach-timeout-s", "300")) * 1_000_000_000L;
             String weaving;
@@ -69,6 +70,9 @@ public final class WeaveApp {
                 Thread.sleep(2);
             }
             out.put("attach_done_us", Long.toString(epochMicros()));
+            // CPU of the whole process while the agent attached and wove (this loop's polling is
+            // next to nothing): on a loaded machine a steadier figure than the wall time
+            out.put("attach_cpu_ns", Long.toString(processCpuNanos() - cpuAtReady));
             out.put("attach_weaving", String.valueOf(weaving));
         }
         agentCounters(out);
@@ -126,6 +130,10 @@ public final class WeaveApp {
             throw new IllegalArgumentException("missing " + key);
         }
         return v;
+    }
+
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     private static long epochMicros() {

@@ -1,0 +1,107 @@
+package io.sonde.agent.instrument;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sonde.agent.config.AgentOptions;
+import io.sonde.agent.pattern.MethodFilter;
+import io.sonde.agent.pattern.Rule;
+import java.lang.instrument.Instrumentation;
+import java.lang.instrument.UnmodifiableClassException;
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import net.bytebuddy.dynamic.ClassFileLocator;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The re-transformation of loaded classes (an attach): every class asked for exactly once in a
+ * batch the JVM accepted, refused classes found alone, counted
+ * and reported once, and progress that never goes back. The JVM is a stand-in here (a proxy of
+ * {@link Instrumentation} that refuses any batch holding a chosen class), so the test runs the
+ * same whatever the machine's load: it asserts on counts, never on timing.
+ */
+class RetransformBatchesTest {
+
+    /** A few AssertJ classes (loaded by the test's class loader, selected by {@code org.assertj.*}). */
+    private static List<Class<?>> assertjClasses() {
+        List<Class<?>> out = new ArrayList<>();
+        for (String n : List.of("org.assertj.core.api.Assertions", "org.assertj.core.api.ListAssert",
+                "org.assertj.core.api.AbstractListAssert", "org.assertj.core.api.AbstractIterableAssert",
+                "org.assertj.core.api.AbstractAssert", "org.assertj.core.api.ObjectAssert")) {
+            try {
+                out.add(Class.forName(n, false, RetransformBatchesTest.class.getClassLoader()));
+            } catch (ClassNotFoundException e) {
+                throw new AssertionError(e);
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void everyClassIsAskedForOnceInAnAcceptedBatchAndRefusedOnesAreFoundAlone() {
+        List<Class<?>> distinct = assertjClasses();
+        // 2.5 batches' worth: the same classes repeated (the instrumenter does not need them distinct)
+        List<Class<?>> loaded = new ArrayList<>();
+        while (loaded.size() < Instrumenter.BATCH * 5 / 2) {
+            loaded.addAll(distinct);
+        }
+        Class<?> refused = distinct.get(1);
+        long refusedCount = loaded.stream().filter(c -> c == refused).count();
+        Map<Class<?>, AtomicInteger> accepted = new ConcurrentHashMap<>();
+        Instrumentation inst = (Instrumentation) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {Instrumentation.class}, (proxy, method, args) -> {
+                    switch (method.getName()) {
+                        case "getAllLoadedClasses":
+                            return loaded.toArray(new Class<?>[0]);
+                        case "isModifiableClass":
+                            return true;
+                        case "retransformClasses":
+                            Class<?>[] batch = (Class<?>[]) args[0];
+                            if (Arrays.asList(batch).contains(refused)) {
+                                throw new UnmodifiableClassException("stand-in refusal");
+                            }
+                            for (Class<?> c : batch) {
+                                accepted.computeIfAbsent(c, k -> new AtomicInteger()).incrementAndGet();
+                            }
+                            return null;
+                        default:
+                            return null; // addTransformer and the like
+                    }
+                });
+        WeaveStats stats = new WeaveStats(false);
+        Instrumenter instrumenter = new Instrumenter(inst, new MethodFilter(List.of(Rule.include("org.assertj.*"))),
+                new ProbeCatalog(null), false, ClassFileLocator.NoOp.INSTANCE, false, stats, AgentOptions.Weaver.ASM);
+        List<int[]> progress = Collections.synchronizedList(new ArrayList<>());
+        instrumenter.onProgress((done, total) -> progress.add(new int[] {done, total}));
+        List<String> phases = Collections.synchronizedList(new ArrayList<>());
+        instrumenter.onPhase(phases::add);
+
+        assertThat(instrumenter.installWeaver()).isTrue();
+
+        assertThat(instrumenter.retransformTotal()).isEqualTo(loaded.size());
+        for (Class<?> c : distinct) {
+            long times = loaded.stream().filter(x -> x == c).count();
+            AtomicInteger n = accepted.get(c);
+            if (c == refused) {
+                assertThat(n).as("never in an accepted batch").isNull();
+            } else {
+                assertThat(n).as(c.getName()).isNotNull();
+                assertThat(n.get()).as("asked for once per occurrence: " + c.getName()).isEqualTo((int) times);
+            }
+        }
+        assertThat(instrumenter.loadedClassesWoven()).isEqualTo(loaded.size() - (int) refusedCount);
+        assertThat(stats.counters()).contains("weave.failed=1") // reported once, however often it is loaded
+                .anyMatch(l -> l.startsWith("weave.failed.class " + refused.getName() + ": "));
+        assertThat(progress).isNotEmpty();
+        for (int i = 1; i < progress.size(); i++) {
+            assertThat(progress.get(i)[0]).as("progress never goes back").isGreaterThanOrEqualTo(progress.get(i - 1)[0]);
+        }
+        assertThat(progress.get(progress.size() - 1)).containsExactly(loaded.size(), loaded.size());
+        assertThat(phases).containsExactly("candidates", "retransform");
+    }
+}
