@@ -52,6 +52,21 @@ public final class Format {
     public static final byte FRAME_DATA = 1;
     public static final byte FRAME_TRAILER = 2;
     public static final byte FRAME_SEGMENT_END = 3;
+    /**
+     * Since 2.4: a DATA frame whose payload is compressed as a whole (docs/format.md section 4.4);
+     * the header is that of the DATA frame, the payload is laid out as in {@link
+     * RecordLayout.CompressedPayload}.
+     */
+    public static final byte FRAME_COMPRESSED = 9;
+    /** The format version that added {@link #FRAME_COMPRESSED} (2.4). */
+    public static final int COMPRESSION_MINOR_VERSION = 4;
+    /** Codec of a COMPRESSED frame: the LZ4 block format. */
+    public static final byte CODEC_LZ4 = 1;
+
+    /** True for the frame types whose payload holds blocks of records: DATA, and COMPRESSED (which expands to DATA). */
+    public static boolean holdsRecords(byte frameType) {
+        return frameType == FRAME_DATA || frameType == FRAME_COMPRESSED;
+    }
 
     // ---- blocks inside a DATA frame payload: u64 thread id, u32 byte length, records
     public static final int BLOCK_HEADER_BYTES = RecordLayout.Block.HEADER_LENGTH;
