@@ -1,8 +1,8 @@
 package io.sonde.format;
 
 /**
- * Constants of the Sonde binary format, version 2.0 (which reads 1.0 as well: 2.0 adds the
- * HANDOFF_START record). The normative description is {@code docs/format.md}; this class and that
+ * Constants of the Sonde binary format, version 2.4 (which reads 1.0 as well: 2.0 adds the
+ * HANDOFF_START record; 2.4 the COMPRESSED frame, which needs no new stream version). The normative description is {@code docs/format.md}; this class and that
  * document must agree. All multi-byte values are little-endian. The minor versions of TCP
  * connections have their constants with their protocols: 2.1 in
  * {@link io.sonde.format.observe.ObserveProtocol}, 2.2 (acknowledged delivery) in
