@@ -1,5 +1,8 @@
 package io.sonde.format.compress;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -29,6 +32,9 @@ public final class Lz4Block {
     private static final int HASH_LOG = 14;
     /** Knuth's multiplicative hash constant (2^32 / golden ratio). */
     private static final int HASH_MULTIPLIER = -1640531535;
+    /** Little-endian int and long views of byte arrays (bounds-checked, no Unsafe). */
+    private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     /**
      * Positions seen, by hash of their 4 bytes. An entry e is valid in the current call only if
@@ -79,10 +85,7 @@ public final class Lz4Block {
                         p--;
                         m--;
                     }
-                    int length = MIN_MATCH;
-                    while (p + length < matchEndLimit && src[m + length] == src[p + length]) {
-                        length++;
-                    }
+                    int length = MIN_MATCH + commonLength(src, m + MIN_MATCH, p + MIN_MATCH, matchEndLimit);
                     d = sequence(dst, d, src, anchor, p - anchor, p - m, length);
                     p += length;
                     anchor = p;
@@ -217,11 +220,29 @@ public final class Lz4Block {
         return d;
     }
 
+    /** How many bytes from {@code a} and {@code b} (a < b) are equal, {@code b} not going past {@code limit}; 8 at a time. */
+    private static int commonLength(byte[] src, int a, int b, int limit) {
+        int start = b;
+        while (b + 8 <= limit) {
+            long diff = (long) LONG.get(src, a) ^ (long) LONG.get(src, b);
+            if (diff != 0) {
+                return b - start + (Long.numberOfTrailingZeros(diff) >>> 3);
+            }
+            a += 8;
+            b += 8;
+        }
+        while (b < limit && src[a] == src[b]) {
+            a++;
+            b++;
+        }
+        return b - start;
+    }
+
     private static int hash(int word) {
         return (word * HASH_MULTIPLIER) >>> (32 - HASH_LOG);
     }
 
     private static int i32(byte[] b, int i) {
-        return (b[i] & 0xFF) | (b[i + 1] & 0xFF) << 8 | (b[i + 2] & 0xFF) << 16 | (b[i + 3] & 0xFF) << 24;
+        return (int) INT.get(b, i);
     }
 }
