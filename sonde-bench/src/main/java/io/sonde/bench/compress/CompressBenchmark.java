@@ -54,6 +54,8 @@ public final class CompressBenchmark {
             "  --run-timeout S       kill a child JVM after S seconds (default 600)");
 
     static final List<String> MODES = List.of("off", "lz4");
+    private static final List<String> VALUE_OPTIONS = List.of("--runs", "--workloads", "--json", "--out", "--jdk", "--sonde-agent",
+            "--sonde-cli", "--demo-orders", "--h2-ops", "--cache", "--run-timeout");
     private static final int DEMO_THREADS = 4;
 
     /** One run's figures; null where not measured. */
@@ -90,6 +92,9 @@ public final class CompressBenchmark {
                 if (option.equals("--quick")) {
                     quick = true;
                     continue;
+                }
+                if (!VALUE_OPTIONS.contains(option)) {
+                    throw new IllegalArgumentException("unknown option " + option);
                 }
                 String value = arguments.value();
                 switch (option) {
@@ -214,6 +219,17 @@ public final class CompressBenchmark {
         return list;
     }
 
+    /** Where the CLI jar is looked for when not given: beside each place the agent jar is looked for. */
+    static List<Path> cliJarCandidates() {
+        List<Path> candidates = new ArrayList<>();
+        for (Path agent : SondeFramework.candidates()) {
+            // .../sonde-agent/target/sonde-agent.jar -> .../sonde-cli/target/sonde.jar
+            Path root = agent.getParent().getParent().getParent();
+            candidates.add((root == null ? Path.of("sonde-cli") : root.resolve("sonde-cli")).resolve("target").resolve("sonde.jar"));
+        }
+        return candidates;
+    }
+
     /** The CLI jar (it holds the demo's shop): given, or next to the build. */
     private static Path cliJar(Path given) throws IOException {
         if (given != null) {
@@ -222,12 +238,7 @@ public final class CompressBenchmark {
             }
             return given.toAbsolutePath();
         }
-        List<Path> candidates = new ArrayList<>();
-        for (Path agent : SondeFramework.candidates()) {
-            // .../sonde-agent/target/sonde-agent.jar -> .../sonde-cli/target/sonde.jar
-            Path root = agent.getParent().getParent().getParent();
-            candidates.add((root == null ? Path.of("sonde-cli") : root.resolve("sonde-cli")).resolve("target").resolve("sonde.jar"));
-        }
+        List<Path> candidates = cliJarCandidates();
         for (Path p : candidates) {
             if (Files.isRegularFile(p)) {
                 return p.toAbsolutePath();
