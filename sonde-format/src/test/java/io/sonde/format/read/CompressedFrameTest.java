@@ -141,9 +141,7 @@ class CompressedFrameTest {
             Stream s = randomStream(r);
             byte[] plain = s.bytes(false, -1, r);
             byte[] packed = s.bytes(true, -1, r);
-            for (int off : Frames.offsets(packed)) {
-                if (packed[off + Format.FRAME_OFF_TYPE] == Format.FRAME_COMPRESSED) compressedFrames++;
-            }
+            compressedFrames += compressedFrameIndexes(packed).size();
             assertThat(read(packed, null)).as("round %d", round).isEqualTo(read(plain, null));
         }
         assertThat(compressedFrames).as("most data frames shrink").isGreaterThan(200);
@@ -156,11 +154,7 @@ class CompressedFrameTest {
         for (int round = 0; round < 60; round++) {
             Stream s = randomStream(r);
             byte[] packed = s.bytes(true, -1, r);
-            List<Integer> offsets = Frames.offsets(packed);
-            List<Integer> candidates = new ArrayList<>();
-            for (int i = 0; i < offsets.size(); i++) {
-                if (packed[offsets.get(i) + Format.FRAME_OFF_TYPE] == Format.FRAME_COMPRESSED) candidates.add(i);
-            }
+            List<Integer> candidates = compressedFrameIndexes(packed);
             if (candidates.isEmpty()) continue;
             int victim = candidates.get(r.nextInt(candidates.size()));
             long seed = r.nextLong();
@@ -190,5 +184,15 @@ class CompressedFrameTest {
             checked++;
         }
         assertThat(checked).isGreaterThan(40);
+    }
+
+    /** Indexes (in stream order, from 0) of the COMPRESSED frames of a stream. */
+    private static List<Integer> compressedFrameIndexes(byte[] stream) {
+        List<Integer> offsets = Frames.offsets(stream);
+        List<Integer> indexes = new ArrayList<>();
+        for (int i = 0; i < offsets.size(); i++) {
+            if (stream[offsets.get(i) + Format.FRAME_OFF_TYPE] == Format.FRAME_COMPRESSED) indexes.add(i);
+        }
+        return indexes;
     }
 }
