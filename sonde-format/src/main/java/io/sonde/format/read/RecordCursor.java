@@ -37,6 +37,8 @@ public final class RecordCursor implements RecordView {
 
     /** Expands COMPRESSED frames (2.4); created on the first one. */
     private FrameExpander expander;
+    /** True while the frame is one expanded from a COMPRESSED frame: its records have no offset of their own in the source. */
+    private boolean expanded;
 
     // ---- position in the frame
     private byte[] b;
@@ -106,8 +108,8 @@ public final class RecordCursor implements RecordView {
 
     /**
      * Starts on the frame of {@code h} (checked by a {@link FrameInput}). A COMPRESSED frame is
-     * expanded here, the one place every decoder of records goes through; offsets in messages about
-     * its records are then the frame's offset plus the offset in the expanded frame.
+     * expanded here, the one place every decoder of records goes through; messages about its records
+     * give the COMPRESSED frame's offset and, in words, the byte in the expanded frame.
      *
      * @throws FormatException if a COMPRESSED frame cannot be expanded (in recovery mode the problem
      *     goes to the handler and the frame is skipped: only its records are lost)
@@ -120,14 +122,15 @@ public final class RecordCursor implements RecordView {
         this.blockEnd = -1;
         this.rec = -1;
         this.frameEnd = -1;
+        this.expanded = false;
         byte type = h.type();
         if (type == Format.FRAME_DATA) {
             pos = h.headerLength();
             frameEnd = h.length();
         } else if (type == Format.FRAME_COMPRESSED) {
-            int expanded;
+            int expandedLength;
             try {
-                expanded = expander().expand(b, h.length());
+                expandedLength = expander().expand(b, h.length());
             } catch (CorruptBlockException e) {
                 FormatException problem = error(e.position(), FormatProblem.BAD_COMPRESSED_PAYLOAD,
                         "COMPRESSED frame of " + h.length() + " bytes: " + e.detail());
@@ -140,7 +143,8 @@ public final class RecordCursor implements RecordView {
             }
             b = expander.bytes();
             pos = h.headerLength();
-            frameEnd = expanded;
+            frameEnd = expandedLength;
+            expanded = true;
         }
     }
 
@@ -432,6 +436,11 @@ public final class RecordCursor implements RecordView {
     }
 
     private FormatException error(int inFrame, FormatProblem problem, String detail) {
+        if (expanded) {
+            // no byte of the source holds this record: point at the COMPRESSED frame, say where inside
+            return new FormatException(source, frameOffset, problem, detail + " (at byte " + inFrame
+                    + " of the DATA frame expanded from the COMPRESSED frame at offset " + frameOffset + ")");
+        }
         return new FormatException(source, frameOffset + inFrame, problem, detail);
     }
 
@@ -665,7 +674,7 @@ public final class RecordCursor implements RecordView {
     @Override
     public long recordOffset() {
         current();
-        return frameOffset + rec;
+        return expanded ? frameOffset : frameOffset + rec;
     }
 
     /** Header of the current frame, or null before {@link #startFrame}. */
