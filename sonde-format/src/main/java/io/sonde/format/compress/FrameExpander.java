@@ -11,6 +11,11 @@ import io.sonde.format.RecordLayout.CompressedPayload;
  * thread-safe.
  */
 public final class FrameExpander {
+    /**
+     * The most an LZ4 block expands: a match costs at least a token and a 2-byte offset, and every
+     * further byte of its length extension adds at most 255 bytes of output; literals do not expand.
+     */
+    static final long MAX_EXPANSION = 255;
     private byte[] frame = new byte[0];
 
     /**
@@ -40,6 +45,12 @@ public final class FrameExpander {
         if (original > Format.MAX_FRAME_BYTES - h) {
             throw new CorruptBlockException(at, "expanded payload length " + original + " makes a frame longer than "
                     + Format.MAX_FRAME_BYTES + " bytes");
+        }
+        long packed = length - h - CompressedPayload.DATA;
+        if (original > MAX_EXPANSION * packed) {
+            // checked before allocating: a corrupt length must not make the reader allocate
+            throw new CorruptBlockException(at, "expanded payload length " + original + " is more than LZ4 expands "
+                    + packed + " compressed bytes to (at most " + MAX_EXPANSION + " times as many)");
         }
         int expandedLength = h + (int) original;
         if (frame.length < expandedLength) {
