@@ -55,10 +55,12 @@ class GoldenCompressedTest {
     void readsToTheScenarioRecords() throws IOException {
         List<String> expected = new ArrayList<>();
         expected.add("thread 1 \"main\" TRACE_START trace=0x100000001");
+        expected.add("thread 1 \"main\" ENTER com.example.Loop.run()V time=" + (COMPRESSED_MONO + 100_000));
         for (int i = 0; i < COMPRESSED_PAIRS; i++) {
-            expected.add("thread 1 \"main\" ENTER com.example.Loop.step()V time=" + (COMPRESSED_MONO + 100_000 + 2_500L * i));
-            expected.add("thread 1 \"main\" EXIT com.example.Loop.step()V time=" + (COMPRESSED_MONO + 101_000 + 2_500L * i));
+            expected.add("thread 1 \"main\" ENTER com.example.Loop.step()V time=" + (COMPRESSED_MONO + 101_000 + 2_500L * i));
+            expected.add("thread 1 \"main\" EXIT com.example.Loop.step()V time=" + (COMPRESSED_MONO + 102_000 + 2_500L * i));
         }
+        expected.add("thread 1 \"main\" EXIT com.example.Loop.run()V time=" + (COMPRESSED_MONO + 150_000));
         List<String> read = new ArrayList<>();
         try (SondeReader r = SondeReader.of(new ByteArrayInputStream(GoldenFiles.bytes(FILE)), FILE)) {
             while (r.next()) {
