@@ -11,7 +11,8 @@ import java.util.Arrays;
  * the packing study (static degrees against adaptive packing), {@code live} the live layer's cost to the
  * application's thread (sensor gate, request objects created and deleted), {@code weave} the agent's
  * weaving time per class on H2 (start-up and attach), {@code kafka} records/s through agent → edge
- * collector → Kafka → two archiving collectors.
+ * collector → Kafka → two archiving collectors, {@code compress} what {@code compress=lz4} costs and saves on the
+ * demo and on H2.
  * See docs/benchmarks.md.
  */
 public final class BenchMain {
@@ -55,8 +56,11 @@ public final class BenchMain {
                 case "kafka":
                     io.sonde.bench.kafka.KafkaBenchmark.main(rest);
                     return;
+                case "compress":
+                    io.sonde.bench.compress.CompressBenchmark.main(rest);
+                    return;
                 default:
-                    System.err.println("usage: sonde bench micro|overhead|sim|analysis|real|weave|ingest|mooms|packing|live|kafka [options]   (see docs/benchmarks.md)");
+                    System.err.println("usage: sonde bench micro|overhead|sim|analysis|real|weave|ingest|mooms|packing|live|kafka|compress [options]   (see docs/benchmarks.md)");
                     System.exit(2);
             }
         } catch (IllegalArgumentException e) {

@@ -50,7 +50,7 @@ final class AgentRecordCounter implements DataHandler {
 
     @Override
     public void handle(Envelope e) {
-        if (e.type() != Format.FRAME_DATA) return;
+        if (!Format.holdsRecords(e.type())) return;
         DecodedFrame d = e.decode();
         long gaps = 0;
         for (int i = 0; i < d.count(); i++) {

@@ -1,8 +1,8 @@
 package io.sonde.format;
 
 /**
- * Constants of the Sonde binary format, version 2.0 (which reads 1.0 as well: 2.0 adds the
- * HANDOFF_START record). The normative description is {@code docs/format.md}; this class and that
+ * Constants of the Sonde binary format, version 2.4 (which reads 1.0 as well: 2.0 adds the
+ * HANDOFF_START record; 2.4 the COMPRESSED frame, which needs no new stream version). The normative description is {@code docs/format.md}; this class and that
  * document must agree. All multi-byte values are little-endian. The minor versions of TCP
  * connections have their constants with their protocols: 2.1 in
  * {@link io.sonde.format.observe.ObserveProtocol}, 2.2 (acknowledged delivery) in
@@ -52,6 +52,21 @@ public final class Format {
     public static final byte FRAME_DATA = 1;
     public static final byte FRAME_TRAILER = 2;
     public static final byte FRAME_SEGMENT_END = 3;
+    /**
+     * Since 2.4: a DATA frame whose payload is compressed as a whole (docs/format.md section 4.4);
+     * the header is that of the DATA frame, the payload is laid out as in {@link
+     * RecordLayout.CompressedPayload}.
+     */
+    public static final byte FRAME_COMPRESSED = 9;
+    /** The format version that added {@link #FRAME_COMPRESSED} (2.4). */
+    public static final int COMPRESSION_MINOR_VERSION = 4;
+    /** Codec of a COMPRESSED frame: the LZ4 block format. */
+    public static final byte CODEC_LZ4 = 1;
+
+    /** True for the frame types whose payload holds blocks of records: DATA, and COMPRESSED (which expands to DATA). */
+    public static boolean holdsRecords(byte frameType) {
+        return frameType == FRAME_DATA || frameType == FRAME_COMPRESSED;
+    }
 
     // ---- blocks inside a DATA frame payload: u64 thread id, u32 byte length, records
     public static final int BLOCK_HEADER_BYTES = RecordLayout.Block.HEADER_LENGTH;

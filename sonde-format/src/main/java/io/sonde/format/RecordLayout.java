@@ -269,4 +269,19 @@ public final class RecordLayout {
         /** Largest next-segment index a reader accepts. */
         public static final long MAX_SEGMENT_INDEX = 999_999_999L;
     }
+
+    /**
+     * Payload of a COMPRESSED frame (since 2.4): u8 codec ({@link io.sonde.format.Format#CODEC_LZ4}),
+     * u8 type of the frame compressed (DATA), u32 length of the payload before compression, then the
+     * compressed payload up to the end of the frame.
+     */
+    public static final class CompressedPayload {
+        private CompressedPayload() {}
+
+        public static final int CODEC = 0;
+        public static final int FRAME_TYPE = 1;
+        public static final int ORIGINAL_LENGTH = 2;
+        public static final int DATA = 6;
+        public static final int HEADER_LENGTH = 6;
+    }
 }

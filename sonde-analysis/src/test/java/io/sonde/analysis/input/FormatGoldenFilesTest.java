@@ -31,8 +31,9 @@ class FormatGoldenFilesTest {
     @BeforeEach
     void writeGoldenFiles() throws IOException {
         for (Map.Entry<String, byte[]> e : GoldenScenarios.all().entrySet()) {
-            // the 1.0 files in dir, the 2.0 ones (the same agents again) apart in dir/../v2
+            // the 1.0 files in dir, the 2.0 ones (the same agents again) apart in dir/../v2, the 2.4 one in dir/../v2.4
             Path p = e.getKey().startsWith("2.0/") ? dir.resolveSibling(dir.getFileName() + "-v2").resolve(e.getKey().substring(4))
+                    : e.getKey().startsWith("2.4/") ? dir.resolveSibling(dir.getFileName() + "-v2.4").resolve(e.getKey().substring(4))
                     : dir.resolve(e.getKey());
             Files.createDirectories(p.getParent());
             Files.write(p, e.getValue());
@@ -128,6 +129,22 @@ class FormatGoldenFilesTest {
         assertThat(rows(r.trees().get(0))).containsExactly("0 com.example.Job.run wall 3400000/3400000 cpu - !java.lang.RuntimeException");
         assertThat(rows(r.trees().get(1))).containsExactly("0 com.example.Job.run wall 100000/100000 cpu -");
         assertThat(r.trees().get(0).thread().name()).isEqualTo("pool-1-thread-1");
+    }
+
+    @Test
+    void compressedFramesAreAnalysedAsTheDataFramesTheyWereMadeFrom() throws IOException {
+        AnalysisResult r = analyse(dir.resolveSibling(dir.getFileName() + "-v2.4").resolve("compressed.sonde"));
+        assertThat(r.problems()).isEmpty();
+        assertThat(r.trees()).singleElement().satisfies(t -> {
+            assertThat(t.traceId()).isEqualTo(0x1_0000_0001L);
+            List<String> expected = new ArrayList<>();
+            expected.add("0 com.example.Loop.run wall 50000/34000 cpu -");
+            for (int i = 0; i < GoldenScenarios.COMPRESSED_PAIRS; i++) {
+                expected.add("1 com.example.Loop.step wall 1000/1000 cpu -");
+            }
+            assertThat(rows(t)).containsExactlyElementsOf(expected);
+        });
+        assertThat(r.counters().executions).isEqualTo(1 + GoldenScenarios.COMPRESSED_PAIRS);
     }
 
     @Test

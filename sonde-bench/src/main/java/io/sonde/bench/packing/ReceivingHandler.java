@@ -45,7 +45,7 @@ final class ReceivingHandler implements DataHandler {
 
     @Override
     public void handle(Envelope e) {
-        if (e.type() != Format.FRAME_DATA) return;
+        if (!Format.holdsRecords(e.type())) return;
         long now = System.nanoTime();
         DecodedFrame d = e.decode();
         if (d.problem() != null) throw new IllegalStateException("a frame did not decode: " + d.problem());

@@ -20,7 +20,7 @@ import java.util.stream.Stream;
  * until it exits, and killed ("cut") when it runs past the time limit or when the monitoring
  * output it writes grows past the byte limit.
  */
-final class ChildRun {
+public final class ChildRun {
 
     /**
      * What the run left.
@@ -119,7 +119,7 @@ final class ChildRun {
     }
 
     /** Bytes in the regular files under {@code dir} (0 when it does not exist). */
-    static long sizeOf(Path dir) throws IOException {
+    public static long sizeOf(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return 0;
         }

@@ -116,7 +116,7 @@ public final class DatabaseHandler implements DataHandler {
         dirty = true;
         AgentState a = agents.get(e.agentId());
         a.lastSeen = Math.max(a.lastSeen, System.currentTimeMillis());
-        if (e.type() != Format.FRAME_DATA) {
+        if (!Format.holdsRecords(e.type())) {
             return;
         }
         DecodedFrame f = e.decode();

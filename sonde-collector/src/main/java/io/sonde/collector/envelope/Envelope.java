@@ -48,7 +48,11 @@ public final class Envelope {
         }
     }
 
-    /** The first block of a DATA frame is the registry block (thread 0) when the frame defines something. */
+    /**
+     * The first block of a DATA frame is the registry block (thread 0) when the frame defines
+     * something. A COMPRESSED frame (2.4) never carries definitions: writers leave those frames
+     * uncompressed (docs/format.md section 4.4), so this stays one 8-byte read.
+     */
     private static boolean carriesDefinitions(byte[] b, int length) {
         if (length < Format.FRAME_FIXED_HEADER_BYTES || b[Format.FRAME_OFF_TYPE] != Format.FRAME_DATA) {
             return false;
@@ -78,7 +82,11 @@ public final class Envelope {
         return index;
     }
 
-    /** Frame type: {@link Format#FRAME_DATA}, {@link Format#FRAME_TRAILER}, {@link Format#FRAME_SEGMENT_END}. */
+    /**
+     * Frame type: {@link Format#FRAME_DATA}, {@link Format#FRAME_COMPRESSED} (a DATA frame whose
+     * payload is compressed; decoding expands it), {@link Format#FRAME_TRAILER}, {@link Format#FRAME_SEGMENT_END}.
+     * {@link Format#holdsRecords} tells the ones with records.
+     */
     public byte type() {
         return bytes[Format.FRAME_OFF_TYPE];
     }

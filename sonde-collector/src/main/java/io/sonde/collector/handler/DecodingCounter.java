@@ -32,7 +32,7 @@ public final class DecodingCounter implements DataHandler {
     @Override
     public void handle(Envelope e) {
         frames.incrementAndGet();
-        if (e.type() == Format.FRAME_DATA) {
+        if (Format.holdsRecords(e.type())) {
             var d = e.decode();
             records.addAndGet(d.dataRecords());
             if (d.problem() != null) {

@@ -58,7 +58,7 @@ public final class MetricsHandler implements DataHandler {
             return; // cannot happen: stream events are never dropped
         }
         s.pairing.follow(e.index());
-        if (e.type() != Format.FRAME_DATA) {
+        if (!Format.holdsRecords(e.type())) {
             return;
         }
         UUID agent = e.agentId();

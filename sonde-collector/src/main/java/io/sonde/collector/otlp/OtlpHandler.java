@@ -215,7 +215,7 @@ public final class OtlpHandler implements DataHandler, PrometheusSource {
                 closeOpen(TraceDrop.FRAMES_MISSED);
             }
             nextIndex = e.index() + 1;
-            if (e.type() != Format.FRAME_DATA) return;
+            if (!Format.holdsRecords(e.type())) return;
             try {
                 cursor.startFrame(e.array(), e.length(), 0, source);
             } catch (FormatException ex) {

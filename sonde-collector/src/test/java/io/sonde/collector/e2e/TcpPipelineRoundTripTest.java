@@ -35,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * End to end, property style: seeded random mixes of records (nested enters and exits, exceptional
  * exits, events with every field type, CPU time on or off) produced by 1 to 16 threads through the
  * real sonde-core pipeline and its TCP writer into the receiver, then read back from the stored
- * files: every record, per thread, in order, and a balanced trailer.
+ * files: every record, per thread, in order, and a balanced trailer; with and without frame
+ * compression.
  */
 @Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // a hang fails instead of blocking the build
 class TcpPipelineRoundTripTest {
@@ -50,11 +51,13 @@ class TcpPipelineRoundTripTest {
         Random trials = new Random(seed);
         int[] threadCounts = {1, 3, 16, 1 + trials.nextInt(16), 1 + trials.nextInt(16)};
         for (int trial = 0; trial < threadCounts.length; trial++) {
-            runTrial("seed " + seed + " trial " + trial, trials.nextLong(), threadCounts[trial], tmp.resolve("trial-" + trial));
+            // odd trials compress their frames (format 2.4): the receiver stores them as they come, the reader expands them
+            runTrial("seed " + seed + " trial " + trial, trials.nextLong(), threadCounts[trial], trial % 2 == 1 ? "lz4" : "off",
+                    tmp.resolve("trial-" + trial));
         }
     }
 
-    private void runTrial(String trialName, long trialSeed, int threads, Path out) throws Exception {
+    private void runTrial(String trialName, long trialSeed, int threads, String compress, Path out) throws Exception {
         Random rnd = new Random(trialSeed);
         boolean cpu = rnd.nextBoolean();
         CountDownLatch closed = new CountDownLatch(1);
@@ -90,6 +93,7 @@ class TcpPipelineRoundTripTest {
             settings.put("flush.interval.ms", "5");
             settings.put("policy", "block-forever"); // lossless: a stalled writer must not cause drops here
             settings.put("cpu.time", cpu ? "on" : "off");
+            settings.put("compress", compress);
             name += " " + threads + " threads " + settings;
             Monitor m = MonitorAccess.start(io.sonde.core.config.SondeConfig.of(settings));
             try {

@@ -168,6 +168,13 @@ public enum ConfigKey {
             return range(v, 4096, 16 << 20);
         }
     },
+    COMPRESS("compress", "off", "off | lz4: compress each DATA frame's payload (LZ4 block format, format 2.4) on the"
+            + " writer thread; frames carrying definitions and frames that would not shrink stay as they are") {
+        @Override
+        String check(String v) {
+            return oneOf(v, "off", "lz4");
+        }
+    },
     PACKING("packing", "fill", "fill | none | static:N | adaptive | adaptive:cpu | adaptive:wall: data records per frame"
             + " (fill: up to frame.bytes; static:N: at most N; none: 1; adaptive: a power of two following the measured"
             + " cost per record, the writer thread's CPU time (adaptive, adaptive:cpu) or wall-clock time (adaptive:wall))") {

@@ -94,6 +94,7 @@ public final class Pipeline implements RingHost, ProbeHost, WriterLoop.Source {
                 Math.max(1, frameBytes / Format.ENTER_BYTES)); // the most records a frame can hold: ENTER is the smallest
         this.loop = new WriterLoop(this, registry, writer, identity, frameBytes,
                 TimeUnit.MILLISECONDS.toNanos(config.getLong(ConfigKey.FLUSH_INTERVAL_MS)), packing);
+        if (config.get(ConfigKey.COMPRESS).equals("lz4")) loop.compressFrames();
         if (!manual) loop.start();
         if (shutdownHook) {
             this.shutdownHook = new Thread(this::closeFromHook, "sonde-shutdown");

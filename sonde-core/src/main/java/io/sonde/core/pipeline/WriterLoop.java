@@ -10,6 +10,7 @@ import io.sonde.core.writer.WriterContext;
 import io.sonde.format.DropReason;
 import io.sonde.format.Format;
 import io.sonde.format.RecordLayout;
+import io.sonde.format.compress.FrameCompressor;
 import io.sonde.format.write.FrameHeader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -78,6 +79,8 @@ final class WriterLoop implements Runnable, WriterContext {
     private WaitBound waitBound;
     private final FrameHeader header;
     private final Thread thread;
+    /** Null unless compress=lz4: turns DATA frames into COMPRESSED ones here, on the writer thread. */
+    private FrameCompressor compressor;
 
     private ByteBuffer frame;
     private int frameLimit;
@@ -127,6 +130,12 @@ final class WriterLoop implements Runnable, WriterContext {
     }
 
     // ---------------------------------------------------------------- lifecycle
+
+    /** compress=lz4: DATA frames without definitions go out as COMPRESSED frames (format 2.4). Call before {@link #start}. */
+    synchronized void compressFrames() {
+        if (state != State.NEW) throw new IllegalStateException("compression is chosen before the writer loop starts");
+        compressor = new FrameCompressor();
+    }
 
     /** Starts the writer thread (once). */
     synchronized void start() {
@@ -514,8 +523,9 @@ final class WriterLoop implements Runnable, WriterContext {
                 countDropped(DropReason.WRITER_FAILED, records);
             } else {
                 try {
-                    int bytes = frame.position();
-                    writer.write(frame);
+                    ByteBuffer out = compressor == null ? frame : compressor.compress(frame);
+                    int bytes = out.position();
+                    writer.write(out);
                     recordsWritten += records;
                     bytesWritten += bytes;
                     framesWritten++;

@@ -30,9 +30,10 @@ class PackageDependenciesTest {
         ALLOWED.put("io.sonde.api", List.of("io.sonde.core.pipeline", "io.sonde.core.probe", "io.sonde.core.buffer",
                 "io.sonde.core.config", "io.sonde.format", "io.sonde.api.live", "io.sonde.core.live", "io.sonde.core.prometheus"));
         ALLOWED.put("io.sonde.api.internal", List.of("io.sonde.api", "io.sonde.core.pipeline", "io.sonde.core.config"));
+        // format.compress: compress=lz4 turns DATA frames into COMPRESSED ones on the writer thread.
         ALLOWED.put("io.sonde.core.pipeline", List.of("io.sonde.core.probe", "io.sonde.core.buffer",
                 "io.sonde.core.writer", "io.sonde.core.config", "io.sonde.core.log", "io.sonde.format",
-                "io.sonde.format.write", "io.sonde.core.pipeline.packing", "io.sonde.core.prometheus"));
+                "io.sonde.format.write", "io.sonde.format.compress", "io.sonde.core.pipeline.packing", "io.sonde.core.prometheus"));
         // The Prometheus text format, per-operation statistics and the minimal HTTP endpoint (plain sockets).
         ALLOWED.put("io.sonde.core.prometheus", List.of());
         // The writer thread's packing decisions (degree, hill climbing, wait bound): plain arithmetic.

@@ -18,6 +18,11 @@ public enum FormatProblem {
     BAD_FRAME_HEADER,
     /** A frame type this version does not define. */
     UNKNOWN_FRAME_TYPE,
+    /**
+     * A COMPRESSED frame (2.4) whose payload cannot be expanded: unknown codec, corrupt LZ4 data, or
+     * a length other than the one declared. Only that frame is lost.
+     */
+    BAD_COMPRESSED_PAYLOAD,
     /** Frames of another agent inside one agent's stream. */
     AGENT_CHANGED,
     /** A frame where none may be: after a TRAILER or SEGMENT_END, or a payload of the wrong size. */

@@ -278,7 +278,8 @@ public final class FrameInput implements Closeable {
                             + " and frame length " + frameLength);
         }
         int type = buf[Format.FRAME_OFF_TYPE];
-        boolean known = type == Format.FRAME_DATA || type == Format.FRAME_TRAILER || type == Format.FRAME_SEGMENT_END;
+        boolean known = type == Format.FRAME_DATA || type == Format.FRAME_TRAILER || type == Format.FRAME_SEGMENT_END
+                || type == Format.FRAME_COMPRESSED; // 2.4, allowed in every 2.x stream (docs/format.md section 4.4)
         if (!known && minor <= Format.MINOR_VERSION) {
             return bad(unitStart + Format.FRAME_OFF_TYPE, FormatProblem.UNKNOWN_FRAME_TYPE,
                     "unknown frame type " + (type & 0xFF) + " in a version " + major + "." + minor + " stream");

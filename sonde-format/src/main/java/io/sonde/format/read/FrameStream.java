@@ -12,7 +12,7 @@ import java.util.UUID;
  * segments: one agent per stream, nothing after TRAILER or SEGMENT_END, the segment a
  * SEGMENT_END names comes next, no segment after the trailer, gaps in the sequence numbers.
  * TRAILER and SEGMENT_END frames are consumed here; {@link #nextDataFrame()} hands out the DATA
- * frames, whose records a {@link RecordCursor} decodes.
+ * and COMPRESSED frames, whose records a {@link RecordCursor} decodes (expanding COMPRESSED ones).
  */
 final class FrameStream {
     private final List<SegmentSource> segments;
@@ -101,6 +101,7 @@ final class FrameStream {
             frame = h;
             switch (h.type()) {
                 case Format.FRAME_DATA:
+                case Format.FRAME_COMPRESSED: // expanded by the RecordCursor
                     return true;
                 case Format.FRAME_TRAILER:
                     readTrailer(h);

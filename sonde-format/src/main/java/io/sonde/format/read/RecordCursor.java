@@ -1,6 +1,8 @@
 package io.sonde.format.read;
 
 import io.sonde.format.Format;
+import io.sonde.format.compress.CorruptBlockException;
+import io.sonde.format.compress.FrameExpander;
 import io.sonde.format.RecordLayout;
 import io.sonde.format.RecordLayout.Block;
 import io.sonde.format.RecordLayout.Cpu;
@@ -32,6 +34,11 @@ import java.nio.charset.StandardCharsets;
 public final class RecordCursor implements RecordView {
     private final Registry registry;
     private boolean includeDefinitions;
+
+    /** Expands COMPRESSED frames (2.4); created on the first one. */
+    private FrameExpander expander;
+    /** True while the frame is one expanded from a COMPRESSED frame: its records have no offset of their own in the source. */
+    private boolean expanded;
 
     // ---- position in the frame
     private byte[] b;
@@ -76,10 +83,12 @@ public final class RecordCursor implements RecordView {
 
     /**
      * Starts on a frame held in {@code frame[0, frameLength)}, whose envelope (length, CRC) the
-     * caller has checked; the frame is not copied. A frame that is not a DATA frame has no records.
+     * caller has checked; the frame is not copied. A COMPRESSED frame is expanded (into a buffer of
+     * this cursor). A frame that is neither DATA nor COMPRESSED has no records.
      *
      * @param frameOffset absolute offset of the frame in its source, for messages
-     * @throws FormatException if the header length does not fit the frame
+     * @throws FormatException if the header length does not fit the frame, or a COMPRESSED frame
+     *     cannot be expanded ({@link FormatProblem#BAD_COMPRESSED_PAYLOAD})
      */
     public void startFrame(byte[] frame, int frameLength, long frameOffset, String source) throws FormatException {
         if (frameLength < Format.FRAME_FIXED_HEADER_BYTES || frameLength > frame.length) {
@@ -97,20 +106,53 @@ public final class RecordCursor implements RecordView {
         start(h, source);
     }
 
-    /** Starts on the frame of {@code h} (checked by a {@link FrameInput}). */
-    void start(FrameHeader h, String source) {
+    /**
+     * Starts on the frame of {@code h} (checked by a {@link FrameInput}). A COMPRESSED frame is
+     * expanded here, the one place every decoder of records goes through; messages about its records
+     * give the COMPRESSED frame's offset and, in words, the byte in the expanded frame.
+     *
+     * @throws FormatException if a COMPRESSED frame cannot be expanded (in recovery mode the problem
+     *     goes to the handler and the frame is skipped: only its records are lost)
+     */
+    void start(FrameHeader h, String source) throws FormatException {
         this.frame = h;
         this.b = h.bytes();
         this.source = source;
         this.frameOffset = h.offset();
         this.blockEnd = -1;
         this.rec = -1;
-        if (h.type() == Format.FRAME_DATA) {
+        this.frameEnd = -1;
+        this.expanded = false;
+        byte type = h.type();
+        if (type == Format.FRAME_DATA) {
             pos = h.headerLength();
             frameEnd = h.length();
-        } else {
-            frameEnd = -1;
+        } else if (type == Format.FRAME_COMPRESSED) {
+            int expandedLength;
+            try {
+                expandedLength = expander().expand(b, h.length());
+            } catch (CorruptBlockException e) {
+                FormatException problem = error(e.position(), FormatProblem.BAD_COMPRESSED_PAYLOAD,
+                        "COMPRESSED frame of " + h.length() + " bytes: " + e.detail());
+                if (problems == null) {
+                    throw problem;
+                }
+                problems.problem(new FormatException(problem.source(), problem.offset(), problem.problem(),
+                        problem.detail() + "; the frame skipped"));
+                return;
+            }
+            b = expander.bytes();
+            pos = h.headerLength();
+            frameEnd = expandedLength;
+            expanded = true;
         }
+    }
+
+    private FrameExpander expander() {
+        if (expander == null) {
+            expander = new FrameExpander();
+        }
+        return expander;
     }
 
     /**
@@ -394,6 +436,11 @@ public final class RecordCursor implements RecordView {
     }
 
     private FormatException error(int inFrame, FormatProblem problem, String detail) {
+        if (expanded) {
+            // no byte of the source holds this record: point at the COMPRESSED frame, say where inside
+            return new FormatException(source, frameOffset, problem, detail + " (at byte " + inFrame
+                    + " of the DATA frame expanded from the COMPRESSED frame at offset " + frameOffset + ")");
+        }
         return new FormatException(source, frameOffset + inFrame, problem, detail);
     }
 
@@ -627,7 +674,7 @@ public final class RecordCursor implements RecordView {
     @Override
     public long recordOffset() {
         current();
-        return frameOffset + rec;
+        return expanded ? frameOffset : frameOffset + rec;
     }
 
     /** Header of the current frame, or null before {@link #startFrame}. */

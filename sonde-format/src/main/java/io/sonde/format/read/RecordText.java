@@ -73,11 +73,12 @@ public final class RecordText {
         return s.toString();
     }
 
-    /** A frame header: sequence, agent, host, pid, both clocks, size and place. */
+    /** A frame header: sequence, agent, host, pid, both clocks, size (as stored; COMPRESSED frames say so) and place. */
     public static String frame(FrameHeader f, String source) {
         return "frame seq " + f.sequence() + " agent " + f.agentId() + " host " + f.host() + " pid " + f.pid()
                 + " wall " + Instant.ofEpochSecond(0, f.wallNanos()) + " mono " + f.monoNanos()
-                + " (" + f.length() + " bytes at offset " + f.offset() + " of " + source + ")";
+                + " (" + f.length() + " bytes" + (f.type() == Format.FRAME_COMPRESSED ? ", LZ4-compressed," : "")
+                + " at offset " + f.offset() + " of " + source + ")";
     }
 
     /** A trailer's counters, with a warning when they do not balance. */

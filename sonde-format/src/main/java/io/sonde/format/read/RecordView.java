@@ -102,7 +102,10 @@ public interface RecordView {
     /** Value of a STRING_DEF, or the name in a PROBE_DEF, THREAD_DEF or EVENT_DEF. */
     String definedName();
 
-    /** Absolute byte offset of the current record in its source. */
+    /**
+     * Absolute byte offset of the current record in its source; for a record of a COMPRESSED frame
+     * (format 2.4), which has no bytes of its own there, the offset of that frame.
+     */
     long recordOffset();
 
     /** Definitions seen so far. */

@@ -43,4 +43,19 @@ public final class Frames {
         crc.update(b, frameOffset + 12, len - 12);
         putU32(b, frameOffset + 8, (int) crc.getValue());
     }
+
+    /**
+     * The COMPRESSED frame (2.4) Sonde's {@link io.sonde.format.compress.FrameCompressor} makes of
+     * a sealed DATA frame, sealed again (CRC); the frame itself if it stays uncompressed.
+     */
+    public static byte[] compressed(byte[] dataFrame) {
+        java.nio.ByteBuffer in = java.nio.ByteBuffer.allocate(dataFrame.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        in.put(dataFrame);
+        java.nio.ByteBuffer out = new io.sonde.format.compress.FrameCompressor().compress(in);
+        byte[] b = new byte[out.position()];
+        out.get(0, b);
+        putU32(b, 4, b.length);
+        fixCrc(b, 0);
+        return b;
+    }
 }

@@ -158,6 +158,49 @@ public final class GoldenScenarios {
         return files;
     }
 
+    // ---- 2.4/compressed.sonde
+    public static final UUID COMPRESSED_AGENT = UUID.fromString("24242424-0000-4000-8000-00000000c0de");
+    public static final String COMPRESSED_HOST = "host-d";
+    public static final int COMPRESSED_PID = 2424;
+    public static final long COMPRESSED_WALL = 1_763_800_300_000_000_000L;
+    public static final long COMPRESSED_MONO = 30_000_000_000L;
+    /** Calls of {@code Loop.step} inside the one {@code Loop.run} of frame 1. */
+    public static final int COMPRESSED_PAIRS = 16;
+
+    /**
+     * The DATA frame (sequence 1) that {@code 2.4/compressed.sonde} holds in compressed form:
+     * thread 1 starts trace 0x100000001 in {@code com.example.Loop.run()V} (probe 1, M+100000 to
+     * M+150000), which calls {@code com.example.Loop.step()V} (probe 2) 16 times, each call 1000 ns
+     * long and starting 2500 ns after the previous one, the first at M+101000.
+     */
+    public static byte[] compressedScenarioDataFrame() {
+        long m = COMPRESSED_MONO;
+        RecordBytes loop = new RecordBytes().traceStart(0x1_0000_0001L, 0, -1).enter(1, m + 100_000);
+        for (int i = 0; i < COMPRESSED_PAIRS; i++) {
+            loop.enter(2, m + 101_000 + 2_500L * i).exit(2, m + 102_000 + 2_500L * i);
+        }
+        loop.exit(1, m + 150_000);
+        return new StreamBytes(COMPRESSED_AGENT, COMPRESSED_HOST, COMPRESSED_PID, 2, 0)
+                .dataFrame(1, COMPRESSED_WALL + 1_000_000, m + 1_000_000, 1L, loop);
+    }
+
+    /**
+     * A 2.0 stream (the stream header does not change for compression, docs/format.md section 10)
+     * with a registry frame, the DATA frame of {@link #compressedScenarioDataFrame} as a COMPRESSED
+     * frame (its LZ4 bytes are those of Sonde's compressor), and a trailer.
+     */
+    public static byte[] compressed() {
+        long w = COMPRESSED_WALL;
+        long m = COMPRESSED_MONO;
+        return new StreamBytes(COMPRESSED_AGENT, COMPRESSED_HOST, COMPRESSED_PID, 2, 0)
+                .data(0, w, m,
+                        0L, new RecordBytes().probeDef(1, "com.example.Loop.run", "()V")
+                                .probeDef(2, "com.example.Loop.step", "()V").threadDef(1, "main"))
+                .raw(Frames.compressed(compressedScenarioDataFrame()))
+                .trailer(2, w + 2_000_000, m + 2_000_000, 2 * COMPRESSED_PAIRS + 2, 2 * COMPRESSED_PAIRS + 2)
+                .toBytes();
+    }
+
     /** Every golden file of both versions: path relative to golden/ mapped to its bytes. */
     public static Map<String, byte[]> all() {
         Map<String, byte[]> files = new LinkedHashMap<>();
@@ -167,6 +210,7 @@ public final class GoldenScenarios {
             files.put(dir + "full.sonde", full(major));
             rolled(major).forEach((name, bytes) -> files.put(dir + "rolled/" + name, bytes));
         }
+        files.put("2.4/compressed.sonde", compressed());
         return files;
     }
 }
