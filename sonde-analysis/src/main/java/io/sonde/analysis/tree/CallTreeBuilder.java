@@ -516,10 +516,10 @@ public final class CallTreeBuilder implements RecordHandler {
     }
 
     /**
-     * A frame whose wall-minus-monotonic offset lies this much below the agent's is either late in reading its
-     * monotonic clock (preempted between the two reads: 2.5 ms was seen on a loaded machine) or the wall clock was
-     * stepped back; only the step lasts. Chosen, not tuned: far above the µs of ordinary jitter, and a clock slewed at
-     * NTP's 500 ppm limit needs 2 s to drift this far.
+     * A frame whose wall-minus-monotonic offset lies this much away from the agent's shows a wall-clock step, or (below
+     * it) a monotonic clock read late (preempted between the two reads: 2.5 ms was seen on a loaded machine); less is
+     * jitter and changes nothing. Chosen, not tuned: far above the µs of ordinary jitter, and a clock slewed at NTP's
+     * 500 ppm limit needs 2 s to drift this far.
      */
     static final long WALL_CLOCK_STEP_NANOS = 1_000_000;
 
@@ -552,18 +552,21 @@ public final class CallTreeBuilder implements RecordHandler {
 
         /**
          * A frame header reads the wall clock, then the monotonic one, so a frame's offset (wall - mono) lies below the
-         * true one by however long the writer took between the two reads, never above. Converting each record with its
-         * own frame's offset could start a child before its parent; the agent's offset is the highest seen instead, so
-         * it only ever grows while the clocks keep their relation. It follows a frame down only when every frame for
-         * {@link #WALL_CLOCK_STEP_PERSISTS_NANOS} lay more than {@link #WALL_CLOCK_STEP_NANOS} below (the wall clock was
-         * stepped back, by NTP or an operator).
+         * true one by however long the writer took between the two reads (µs; ms when it was preempted), never above.
+         * Start times are converted when an execution ends, so any change of the offset between a child's end and its
+         * parent's could start the child before the parent: the offset therefore stays as it is through jitter, and
+         * moves only for a wall-clock step of more than {@link #WALL_CLOCK_STEP_NANOS}: at once when frames lie above
+         * it (a step forward, or a first frame that was read late), and only when every frame for
+         * {@link #WALL_CLOCK_STEP_PERSISTS_NANOS} lay below it (a step back; a single low frame is a late read).
          */
         void frameClocks(long wallNanos, long monoNanos) {
             long offset = wallNanos - monoNanos;
-            if (!offsetKnown || offset >= wallOffset - WALL_CLOCK_STEP_NANOS) {
-                if (!offsetKnown || offset > wallOffset) wallOffset = offset;
+            if (!offsetKnown || offset > wallOffset + WALL_CLOCK_STEP_NANOS) {
+                wallOffset = offset;
                 offsetKnown = true;
                 lowSinceMono = NO_RUN;
+            } else if (offset >= wallOffset - WALL_CLOCK_STEP_NANOS) {
+                lowSinceMono = NO_RUN; // jitter: kept as it is
             } else if (lowSinceMono == NO_RUN) {
                 lowSinceMono = monoNanos;
             } else if (monoNanos - lowSinceMono >= WALL_CLOCK_STEP_PERSISTS_NANOS) {
