@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import kafka.server.KafkaConfig;
@@ -18,6 +19,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.utils.Time;
 
 /**
@@ -107,11 +109,19 @@ public final class KafkaBroker implements AutoCloseable {
             // spend its close timeout on metadata retries (seen on a loaded machine: 63 frames aborted)
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (true) {
-                var d = a.describeTopics(List.of(name)).allTopicNames().get(60, TimeUnit.SECONDS).get(name);
-                if (d.partitions().size() == partitions && d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
-                    break;
+                Object seen;
+                try {
+                    var d = a.describeTopics(List.of(name)).allTopicNames().get(60, TimeUnit.SECONDS).get(name);
+                    if (d.partitions().size() == partitions && d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
+                        break;
+                    }
+                    seen = d;
+                } catch (ExecutionException e) {
+                    // the broker's metadata cache may not know the topic for a moment after it was created (seen in CI)
+                    if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) throw e;
+                    seen = e.getCause();
                 }
-                if (System.nanoTime() > deadline) throw new IllegalStateException("topic " + name + " has no leader for every partition after 60 s: " + d);
+                if (System.nanoTime() > deadline) throw new IllegalStateException("topic " + name + " has no leader for every partition after 60 s: " + seen);
                 Thread.sleep(20);
             }
         }
