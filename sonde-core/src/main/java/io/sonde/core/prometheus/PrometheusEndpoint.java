@@ -30,10 +30,14 @@ public final class PrometheusEndpoint implements AutoCloseable {
     private final ServerSocket server;
     private final Supplier<String> render;
     private final Thread thread;
+    private final int readTimeoutMillis;
+    /** The connection being answered, so that close() can end it rather than wait for its read timeout. */
+    private volatile Socket current;
 
-    private PrometheusEndpoint(ServerSocket server, Supplier<String> render) {
+    private PrometheusEndpoint(ServerSocket server, Supplier<String> render, int readTimeoutMillis) {
         this.server = server;
         this.render = render;
+        this.readTimeoutMillis = readTimeoutMillis;
         this.thread = new Thread(this::serve, "sonde-prometheus");
         thread.setDaemon(true);
         thread.start();
@@ -46,11 +50,15 @@ public final class PrometheusEndpoint implements AutoCloseable {
      * @throws UncheckedIOException if the address cannot be bound (the message names it)
      */
     public static PrometheusEndpoint start(String bind, int port, Supplier<String> render) {
+        return start(bind, port, render, READ_TIMEOUT_MILLIS);
+    }
+
+    static PrometheusEndpoint start(String bind, int port, Supplier<String> render, int readTimeoutMillis) {
         ServerSocket s = null;
         try {
             s = new ServerSocket();
             s.bind(new InetSocketAddress(InetAddress.getByName(bind), port), 16);
-            return new PrometheusEndpoint(s, render);
+            return new PrometheusEndpoint(s, render, readTimeoutMillis);
         } catch (IOException e) {
             if (s != null) {
                 try {
@@ -80,27 +88,43 @@ public final class PrometheusEndpoint implements AutoCloseable {
         } catch (IOException ignored) {
             // closing a listening socket: nothing else to do
         }
+        Socket scrape = current;
+        if (scrape != null) {
+            try {
+                scrape.close(); // a scrape in progress (or a client that sends nothing) must not hold close() up
+            } catch (IOException ignored) {
+                // the scrape ends with an error on its side: nothing else to do
+            }
+        }
         // close() returns while a thread blocked in accept() still holds the listening socket in the kernel; waiting for
         // it (at most one scrape's read timeout) makes the port closed when this returns
         if (Thread.currentThread() != thread) {
             try {
-                thread.join(2L * READ_TIMEOUT_MILLIS);
+                thread.join(2L * readTimeoutMillis);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }
     }
 
+    /** Whether a connection is being answered now (tests). */
+    boolean answering() {
+        return current != null;
+    }
+
     private void serve() {
         while (!server.isClosed()) {
             try (Socket c = server.accept()) {
+                current = c;
                 if (server.isClosed()) return; // came in while close() waited for this thread
-                c.setSoTimeout(READ_TIMEOUT_MILLIS);
+                c.setSoTimeout(readTimeoutMillis);
                 answer(c);
             } catch (SocketException e) {
                 if (server.isClosed()) return;
             } catch (IOException | RuntimeException e) {
                 // one bad client (timeout, reset, garbage): the next scrape is served
+            } finally {
+                current = null;
             }
         }
     }
