@@ -127,6 +127,13 @@ public final class Instrumenter {
     }
 
     /**
+     * Woven into the {@link WorkerLoops} methods (trace propagation on): {@code
+     * Propagation.workerLoop()} at their entry.
+     */
+    private static final HookWeaver.Hook CLEAR_AT_LOOP = HookWeaver.Hook.call(
+            "(worker loops)", descriptor -> true, "io/sonde/agent/propagation/Propagation", "workerLoop", "()V");
+
+    /**
      * The first half of {@link #install()}: with the ASM weaver, installs its transformer and
      * re-transforms the matching loaded classes. Returns false (and logs why) when no pattern
      * selects anything: then there is nothing to install at all.
@@ -137,8 +144,7 @@ public final class Instrumenter {
             return false;
         }
         if (weaver == AgentOptions.Weaver.ASM) {
-            // first, before Byte Buddy (the worker loops) costs its start-up: the application's
-            // classes are woven, with progress, as early as possible
+            // the worker loops too: Byte Buddy is not even loaded (docs/benchmarks.md, "Attach")
             inst.addTransformer(new AsmTransformer(), true);
             retransformLoaded();
         }
@@ -146,15 +152,14 @@ public final class Instrumenter {
     }
 
     /**
-     * The second half of {@link #install()}, after {@link #installWeaver()}: Byte Buddy's
-     * transformer, for the worker loops (with the ASM weaver) or for everything ({@code
-     * weaver=bytebuddy}).
+     * The second half of {@link #install()}, after {@link #installWeaver()}: with {@code
+     * weaver=bytebuddy}, Byte Buddy's transformer for everything; with the ASM weaver nothing
+     * (it weaves the worker loops too).
      */
     public void installByteBuddy() {
-        if (filter.selectsNothing()) {
+        if (filter.selectsNothing() || weaver == AgentOptions.Weaver.ASM) {
             return;
         }
-        boolean asm = weaver == AgentOptions.Weaver.ASM;
         Advice advice = Advice.withCustomMapping()
                 .bind(new ProbeIdMapping(catalog, stats))
                 .to(ProbeAdvice.class, agentClasses);
@@ -163,9 +168,7 @@ public final class Instrumenter {
             long t0 = stats.start();
             String name = type.getName();
             // names first: isSynthetic() makes the type pool parse the class file
-            // with the ASM weaver, Byte Buddy weaves only the classes that have worker loops
-            boolean candidate = (asm ? WorkerLoops.hasLoops(name) && (clearAtWorkerLoops || filter.maySelectClass(name))
-                    : filter.maySelectClass(name) || (clearAtWorkerLoops && WorkerLoops.hasLoops(name)))
+            boolean candidate = (filter.maySelectClass(name) || (clearAtWorkerLoops && WorkerLoops.hasLoops(name)))
                     && !type.isSynthetic();
             stats.end(WeaveStats.Phase.MATCH, t0);
             return candidate;
@@ -187,12 +190,9 @@ public final class Instrumenter {
                 .with(AgentBuilder.TypeStrategy.Default.DECORATE)
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
                 .with(AgentBuilder.RedefinitionStrategy.BatchAllocator.ForFixedSize.ofSize(BATCH))
-                // with the ASM weaver, only the loaded classes with worker loops are Byte Buddy's:
-                // named up front, so that Byte Buddy does not match every loaded class (thousands)
-                .with(asm ? new AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.Explicit(loadedWithWorkerLoops())
-                        : AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.SinglePass.INSTANCE)
+                .with(AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.SinglePass.INSTANCE)
                 .with(AgentBuilder.RedefinitionStrategy.Listener.BatchReallocator.splitting())
-                .with(asm ? AgentBuilder.RedefinitionStrategy.Listener.NoOp.INSTANCE : new Batches())
+                .with(new Batches())
                 .with(AgentBuilder.Listener.ModuleReadEdgeCompleting.of(inst, false, io.sonde.core.probe.Probes.class))
                 .with(new Reporting())
                 .with(TimedTransformer.decorator(stats))
@@ -264,21 +264,9 @@ public final class Instrumenter {
         }
     }
 
-    /** The loaded classes (of the application's loaders) that have worker loops ({@link WorkerLoops}). */
-    private Set<Class<?>> loadedWithWorkerLoops() {
-        Set<Class<?>> found = new java.util.HashSet<>();
-        for (Class<?> c : inst.getAllLoadedClasses()) {
-            ClassLoader loader = c.getClassLoader();
-            if (loader != null && loader != PLATFORM && WorkerLoops.hasLoops(c.getName()) && inst.isModifiableClass(c)) {
-                found.add(c);
-            }
-        }
-        return found;
-    }
-
-    /** Classes the ASM weaver considers: not ignored by name, maybe selected, no worker loops (Byte Buddy's). */
+    /** Classes the ASM weaver considers: not ignored by name, and maybe selected or with worker loops to clear. */
     private boolean asmCandidate(String name) {
-        return !ignoredName(name) && !WorkerLoops.hasLoops(name) && filter.maySelectClass(name);
+        return !ignoredName(name) && (filter.maySelectClass(name) || (clearAtWorkerLoops && WorkerLoops.hasLoops(name)));
     }
 
     /** Counts and reports a class that cannot be woven, once per class. */
@@ -320,7 +308,7 @@ public final class Instrumenter {
             long t0 = System.nanoTime();
             byte[] woven;
             try {
-                woven = ProbeWeaver.weave(classFile, name, filter, probes);
+                woven = ProbeWeaver.weave(classFile, name, filter, probes, clearAtWorkerLoops ? CLEAR_AT_LOOP : null);
                 if (woven != null && module != null && module.isNamed() && !module.canRead(SONDE_MODULE)) {
                     inst.redefineModule(module, Set.of(SONDE_MODULE), Map.of(), Map.of(), Set.of(), Map.of());
                 }
