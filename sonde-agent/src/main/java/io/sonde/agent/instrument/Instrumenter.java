@@ -61,6 +61,10 @@ public final class Instrumenter {
     private volatile Progress progress = (woven, total) -> { };
     private volatile Consumer<String> phaseEnd = phase -> { };
     private volatile int retransformTotal;
+    /** The thread re-transforming the loaded classes ({@link #retransformLoaded()}), while it does. */
+    private volatile Thread retransforming;
+    /** The class the transformer was last given on {@link #retransforming}'s behalf (that thread only). */
+    private Class<?> lastRetransformed;
 
     /** Progress of the re-transformation of loaded classes (start-up, attach). */
     public interface Progress {
@@ -213,9 +217,9 @@ public final class Instrumenter {
     /**
      * The ASM weaver's share of the classes loaded before the agent: re-transformed in batches of
      * {@link #BATCH}, with the progress reported after each. A batch the JVM refuses (a class that
-     * cannot be linked, say its super type's optional dependency is absent) is split in halves
-     * until the classes it refuses are found alone; those are counted, reported once and left as
-     * they are.
+     * cannot be linked, say its super type's optional dependency is absent) is retried without the
+     * class it refused, which is tried alone; those it refuses alone are counted, reported once and
+     * left as they are. See {@link #retransform(List)} for how the refused class is found.
      *
      * <p>One thread: two threads sharing the batches (or Byte Buddy set up beside them) made an
      * attach of H2 slower on two cores, not faster (docs/benchmarks.md, "Attach").
@@ -239,6 +243,7 @@ public final class Instrumenter {
             return;
         }
         progress.update(0, todo.size());
+        retransforming = Thread.currentThread();
         for (int from = 0; from < todo.size(); from += BATCH) {
             List<Class<?>> batch = todo.subList(from, Math.min(todo.size(), from + BATCH));
             long t0 = stats.start();
@@ -246,10 +251,21 @@ public final class Instrumenter {
             stats.end(WeaveStats.Phase.BATCH, t0);
             progress.update(retransformDone.addAndGet(batch.size()), todo.size());
         }
+        retransforming = null;
         phaseEnd.accept("retransform");
     }
 
+    /**
+     * Re-transforms one batch. HotSpot takes a batch's classes in order, each through the
+     * transformers and then linked (a loaded class may never have been linked), and gives up the
+     * whole batch at the first class that fails: so the refused class is, all but surely, the last
+     * one the transformer was given. That one is tried alone and the rest of the batch again (two
+     * more calls per refused class, where halving the batch took about seven). When the guess is
+     * not possible (no class seen) or wrong (the suspect alone is accepted), the batch is split in
+     * halves instead, as before.
+     */
     private void retransform(List<Class<?>> batch) {
+        lastRetransformed = null;
         try {
             inst.retransformClasses(batch.toArray(new Class<?>[0]));
         } catch (Throwable e) { // UnmodifiableClassException, or an error of linking, verifying, ...
@@ -258,10 +274,47 @@ public final class Instrumenter {
                 retransformFailed.incrementAndGet();
                 return;
             }
-            int half = batch.size() / 2;
-            retransform(batch.subList(0, half));
-            retransform(batch.subList(half, batch.size()));
+            Class<?> suspect = lastRetransformed;
+            int at = indexOf(batch, suspect);
+            if (at >= 0 && refusedAlone(suspect)) {
+                List<Class<?>> rest = withoutIndex(batch, at);
+                if (!rest.isEmpty()) {
+                    retransform(rest);
+                }
+                return;
+            }
+            List<Class<?>> others = at >= 0 ? withoutIndex(batch, at) : batch; // a suspect accepted alone is done
+            int half = others.size() / 2;
+            retransform(others.subList(0, half));
+            retransform(others.subList(half, others.size()));
         }
+    }
+
+    /** True when the JVM refuses to re-transform {@code c} on its own (then counted and reported). */
+    private boolean refusedAlone(Class<?> c) {
+        try {
+            inst.retransformClasses(c);
+            return false;
+        } catch (Throwable e) {
+            failed(c.getName(), "cannot re-transform ", e);
+            retransformFailed.incrementAndGet();
+            return true;
+        }
+    }
+
+    private static int indexOf(List<Class<?>> batch, Class<?> c) {
+        for (int i = c == null ? batch.size() : 0; i < batch.size(); i++) {
+            if (batch.get(i) == c) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static List<Class<?>> withoutIndex(List<Class<?>> batch, int at) {
+        List<Class<?>> rest = new ArrayList<>(batch.subList(0, at));
+        rest.addAll(batch.subList(at + 1, batch.size()));
+        return rest;
     }
 
     /** Classes the ASM weaver considers: not ignored by name, and maybe selected or with worker loops to clear. */
@@ -298,6 +351,9 @@ public final class Instrumenter {
         @Override
         public byte[] transform(Module module, ClassLoader loader, String internalName, Class<?> redefined,
                 ProtectionDomain domain, byte[] classFile) {
+            if (redefined != null && Thread.currentThread() == retransforming) {
+                lastRetransformed = redefined; // the suspect if the JVM refuses the batch
+            }
             if (internalName == null || loader == null || loader == PLATFORM) {
                 return null;
             }
