@@ -269,6 +269,7 @@ public final class Instrumenter {
         try {
             inst.retransformClasses(batch.toArray(new Class<?>[0]));
         } catch (Throwable e) { // UnmodifiableClassException, or an error of linking, verifying, ...
+            stats.refusedCall();
             if (batch.size() == 1) {
                 failed(batch.get(0).getName(), "cannot re-transform ", e);
                 retransformFailed.incrementAndGet();
@@ -296,6 +297,7 @@ public final class Instrumenter {
             inst.retransformClasses(c);
             return false;
         } catch (Throwable e) {
+            stats.refusedCall();
             failed(c.getName(), "cannot re-transform ", e);
             retransformFailed.incrementAndGet();
             return true;
