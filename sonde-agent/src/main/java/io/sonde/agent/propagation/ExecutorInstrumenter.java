@@ -94,7 +94,13 @@ public final class ExecutorInstrumenter {
         try {
             inst.retransformClasses(loaded.toArray(new Class<?>[0]));
         } catch (Throwable e) { // UnmodifiableClassException, a VerifyError of a JDK this weaving does not know...
-            AgentLog.info("cannot instrument the JDK's executors for trace propagation: " + e);
+            for (Class<?> c : loaded) { // one by one: the others still carry the context
+                try {
+                    inst.retransformClasses(c);
+                } catch (Throwable alone) {
+                    AgentLog.info("cannot instrument " + c.getName() + " for trace propagation: " + alone);
+                }
+            }
         }
     }
 
