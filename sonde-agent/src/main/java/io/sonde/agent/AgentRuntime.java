@@ -104,7 +104,8 @@ public final class AgentRuntime {
             // a switch rule: every probe woven from now on starts off
             catalog.switchMatching("*", false, ProbeCatalog.Origin.CONFIGURATION, "off by the agent's options (probes=off)");
         }
-        ClassFileLocator agentClasses = agentClasses(agentJar);
+        // Byte Buddy's (it reads the advice classes): not even loaded with the ASM weaver
+        ClassFileLocator agentClasses = o.weaver() == AgentOptions.Weaver.BYTE_BUDDY ? agentClasses(agentJar) : null;
         WeaveStats stats = new WeaveStats(o.weaveStats());
         if (stats.on()) {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> stats.report().forEach(AgentLog::info), "sonde-weave-stats"));
@@ -124,7 +125,7 @@ public final class AgentRuntime {
                 + String.join(", ", o.sources()) + (dynamic ? ", loaded by attach" : ", loaded by -javaagent")
                 + (o.probesOn() ? "" : ", probes started off");
         Runnable weave = () -> {
-            // the weaver ("candidates", "retransform"), then Byte Buddy for the worker loops, the
+            // the weaver ("candidates", "retransform"; Byte Buddy only with weaver=bytebuddy), the
             // executors and the MBean, one after the other: on a thread of their own beside the
             // weaver they made an attach slower on two cores (docs/benchmarks.md, "Attach")
             try {
@@ -134,10 +135,12 @@ public final class AgentRuntime {
             } catch (RuntimeException | LinkageError e) {
                 AgentLog.info("could not install the instrumentation, the application runs unmonitored: " + e);
             }
-            phases.end("bytebuddy");
+            if (o.weaver() == AgentOptions.Weaver.BYTE_BUDDY) {
+                phases.end("bytebuddy");
+            }
             if (o.executors() && !o.methods().selectsNothing()) { // no probes, no traces to carry
                 try {
-                    ExecutorInstrumenter.install(inst, agentClasses);
+                    ExecutorInstrumenter.install(inst);
                 } catch (RuntimeException | LinkageError e) {
                     AgentLog.info("trace context will not follow executor tasks: " + e);
                 }

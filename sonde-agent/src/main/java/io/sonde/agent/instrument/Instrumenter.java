@@ -61,6 +61,10 @@ public final class Instrumenter {
     private volatile Progress progress = (woven, total) -> { };
     private volatile Consumer<String> phaseEnd = phase -> { };
     private volatile int retransformTotal;
+    /** The thread re-transforming the loaded classes ({@link #retransformLoaded()}), while it does. */
+    private volatile Thread retransforming;
+    /** The class the transformer was last given on {@link #retransforming}'s behalf (that thread only). */
+    private Class<?> lastRetransformed;
 
     /** Progress of the re-transformation of loaded classes (start-up, attach). */
     public interface Progress {
@@ -127,6 +131,13 @@ public final class Instrumenter {
     }
 
     /**
+     * Woven into the {@link WorkerLoops} methods (trace propagation on): {@code
+     * Propagation.workerLoop()} at their entry.
+     */
+    private static final HookWeaver.Hook CLEAR_AT_LOOP = HookWeaver.Hook.call(
+            "(worker loops)", descriptor -> true, "io/sonde/agent/propagation/Propagation", "workerLoop", "()V");
+
+    /**
      * The first half of {@link #install()}: with the ASM weaver, installs its transformer and
      * re-transforms the matching loaded classes. Returns false (and logs why) when no pattern
      * selects anything: then there is nothing to install at all.
@@ -137,8 +148,7 @@ public final class Instrumenter {
             return false;
         }
         if (weaver == AgentOptions.Weaver.ASM) {
-            // first, before Byte Buddy (the worker loops) costs its start-up: the application's
-            // classes are woven, with progress, as early as possible
+            // the worker loops too: Byte Buddy is not even loaded (docs/benchmarks.md, "Attach")
             inst.addTransformer(new AsmTransformer(), true);
             retransformLoaded();
         }
@@ -146,15 +156,14 @@ public final class Instrumenter {
     }
 
     /**
-     * The second half of {@link #install()}, after {@link #installWeaver()}: Byte Buddy's
-     * transformer, for the worker loops (with the ASM weaver) or for everything ({@code
-     * weaver=bytebuddy}).
+     * The second half of {@link #install()}, after {@link #installWeaver()}: with {@code
+     * weaver=bytebuddy}, Byte Buddy's transformer for everything; with the ASM weaver nothing
+     * (it weaves the worker loops too).
      */
     public void installByteBuddy() {
-        if (filter.selectsNothing()) {
+        if (filter.selectsNothing() || weaver == AgentOptions.Weaver.ASM) {
             return;
         }
-        boolean asm = weaver == AgentOptions.Weaver.ASM;
         Advice advice = Advice.withCustomMapping()
                 .bind(new ProbeIdMapping(catalog, stats))
                 .to(ProbeAdvice.class, agentClasses);
@@ -163,9 +172,7 @@ public final class Instrumenter {
             long t0 = stats.start();
             String name = type.getName();
             // names first: isSynthetic() makes the type pool parse the class file
-            // with the ASM weaver, Byte Buddy weaves only the classes that have worker loops
-            boolean candidate = (asm ? WorkerLoops.hasLoops(name) && (clearAtWorkerLoops || filter.maySelectClass(name))
-                    : filter.maySelectClass(name) || (clearAtWorkerLoops && WorkerLoops.hasLoops(name)))
+            boolean candidate = (filter.maySelectClass(name) || (clearAtWorkerLoops && WorkerLoops.hasLoops(name)))
                     && !type.isSynthetic();
             stats.end(WeaveStats.Phase.MATCH, t0);
             return candidate;
@@ -187,12 +194,9 @@ public final class Instrumenter {
                 .with(AgentBuilder.TypeStrategy.Default.DECORATE)
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
                 .with(AgentBuilder.RedefinitionStrategy.BatchAllocator.ForFixedSize.ofSize(BATCH))
-                // with the ASM weaver, only the loaded classes with worker loops are Byte Buddy's:
-                // named up front, so that Byte Buddy does not match every loaded class (thousands)
-                .with(asm ? new AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.Explicit(loadedWithWorkerLoops())
-                        : AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.SinglePass.INSTANCE)
+                .with(AgentBuilder.RedefinitionStrategy.DiscoveryStrategy.SinglePass.INSTANCE)
                 .with(AgentBuilder.RedefinitionStrategy.Listener.BatchReallocator.splitting())
-                .with(asm ? AgentBuilder.RedefinitionStrategy.Listener.NoOp.INSTANCE : new Batches())
+                .with(new Batches())
                 .with(AgentBuilder.Listener.ModuleReadEdgeCompleting.of(inst, false, io.sonde.core.probe.Probes.class))
                 .with(new Reporting())
                 .with(TimedTransformer.decorator(stats))
@@ -213,9 +217,9 @@ public final class Instrumenter {
     /**
      * The ASM weaver's share of the classes loaded before the agent: re-transformed in batches of
      * {@link #BATCH}, with the progress reported after each. A batch the JVM refuses (a class that
-     * cannot be linked, say its super type's optional dependency is absent) is split in halves
-     * until the classes it refuses are found alone; those are counted, reported once and left as
-     * they are.
+     * cannot be linked, say its super type's optional dependency is absent) is retried without the
+     * class it refused, which is tried alone; those it refuses alone are counted, reported once and
+     * left as they are. See {@link #retransform(List)} for how the refused class is found.
      *
      * <p>One thread: two threads sharing the batches (or Byte Buddy set up beside them) made an
      * attach of H2 slower on two cores, not faster (docs/benchmarks.md, "Attach").
@@ -239,6 +243,7 @@ public final class Instrumenter {
             return;
         }
         progress.update(0, todo.size());
+        retransforming = Thread.currentThread();
         for (int from = 0; from < todo.size(); from += BATCH) {
             List<Class<?>> batch = todo.subList(from, Math.min(todo.size(), from + BATCH));
             long t0 = stats.start();
@@ -246,39 +251,77 @@ public final class Instrumenter {
             stats.end(WeaveStats.Phase.BATCH, t0);
             progress.update(retransformDone.addAndGet(batch.size()), todo.size());
         }
+        retransforming = null;
         phaseEnd.accept("retransform");
     }
 
+    /**
+     * Re-transforms one batch. HotSpot takes a batch's classes in order, each through the
+     * transformers and then linked (a loaded class may never have been linked), and gives up the
+     * whole batch at the first class that fails: so the refused class is, all but surely, the last
+     * one the transformer was given. That one is tried alone and the rest of the batch again (two
+     * more calls per refused class, where halving the batch took about seven). When the guess is
+     * not possible (no class seen) or wrong (the suspect alone is accepted), the batch is split in
+     * halves instead, as before.
+     */
     private void retransform(List<Class<?>> batch) {
+        lastRetransformed = null;
         try {
             inst.retransformClasses(batch.toArray(new Class<?>[0]));
         } catch (Throwable e) { // UnmodifiableClassException, or an error of linking, verifying, ...
+            stats.refusedCall();
             if (batch.size() == 1) {
                 failed(batch.get(0).getName(), "cannot re-transform ", e);
                 retransformFailed.incrementAndGet();
                 return;
             }
-            int half = batch.size() / 2;
-            retransform(batch.subList(0, half));
-            retransform(batch.subList(half, batch.size()));
+            Class<?> suspect = lastRetransformed;
+            int at = indexOf(batch, suspect);
+            if (at >= 0 && refusedAlone(suspect)) {
+                List<Class<?>> rest = withoutIndex(batch, at);
+                if (!rest.isEmpty()) {
+                    retransform(rest);
+                }
+                return;
+            }
+            List<Class<?>> others = at >= 0 ? withoutIndex(batch, at) : batch; // a suspect accepted alone is done
+            int half = others.size() / 2;
+            retransform(others.subList(0, half));
+            retransform(others.subList(half, others.size()));
         }
     }
 
-    /** The loaded classes (of the application's loaders) that have worker loops ({@link WorkerLoops}). */
-    private Set<Class<?>> loadedWithWorkerLoops() {
-        Set<Class<?>> found = new java.util.HashSet<>();
-        for (Class<?> c : inst.getAllLoadedClasses()) {
-            ClassLoader loader = c.getClassLoader();
-            if (loader != null && loader != PLATFORM && WorkerLoops.hasLoops(c.getName()) && inst.isModifiableClass(c)) {
-                found.add(c);
+    /** True when the JVM refuses to re-transform {@code c} on its own (then counted and reported). */
+    private boolean refusedAlone(Class<?> c) {
+        try {
+            inst.retransformClasses(c);
+            return false;
+        } catch (Throwable e) {
+            stats.refusedCall();
+            failed(c.getName(), "cannot re-transform ", e);
+            retransformFailed.incrementAndGet();
+            return true;
+        }
+    }
+
+    private static int indexOf(List<Class<?>> batch, Class<?> c) {
+        for (int i = c == null ? batch.size() : 0; i < batch.size(); i++) {
+            if (batch.get(i) == c) {
+                return i;
             }
         }
-        return found;
+        return -1;
     }
 
-    /** Classes the ASM weaver considers: not ignored by name, maybe selected, no worker loops (Byte Buddy's). */
+    private static List<Class<?>> withoutIndex(List<Class<?>> batch, int at) {
+        List<Class<?>> rest = new ArrayList<>(batch.subList(0, at));
+        rest.addAll(batch.subList(at + 1, batch.size()));
+        return rest;
+    }
+
+    /** Classes the ASM weaver considers: not ignored by name, and maybe selected or with worker loops to clear. */
     private boolean asmCandidate(String name) {
-        return !ignoredName(name) && !WorkerLoops.hasLoops(name) && filter.maySelectClass(name);
+        return !ignoredName(name) && (filter.maySelectClass(name) || (clearAtWorkerLoops && WorkerLoops.hasLoops(name)));
     }
 
     /** Counts and reports a class that cannot be woven, once per class. */
@@ -310,6 +353,9 @@ public final class Instrumenter {
         @Override
         public byte[] transform(Module module, ClassLoader loader, String internalName, Class<?> redefined,
                 ProtectionDomain domain, byte[] classFile) {
+            if (redefined != null && Thread.currentThread() == retransforming) {
+                lastRetransformed = redefined; // the suspect if the JVM refuses the batch
+            }
             if (internalName == null || loader == null || loader == PLATFORM) {
                 return null;
             }
@@ -320,7 +366,7 @@ public final class Instrumenter {
             long t0 = System.nanoTime();
             byte[] woven;
             try {
-                woven = ProbeWeaver.weave(classFile, name, filter, probes);
+                woven = ProbeWeaver.weave(classFile, name, filter, probes, clearAtWorkerLoops ? CLEAR_AT_LOOP : null);
                 if (woven != null && module != null && module.isNamed() && !module.canRead(SONDE_MODULE)) {
                     inst.redefineModule(module, Set.of(SONDE_MODULE), Map.of(), Map.of(), Set.of(), Map.of());
                 }

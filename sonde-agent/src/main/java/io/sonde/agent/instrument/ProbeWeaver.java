@@ -50,13 +50,21 @@ final class ProbeWeaver {
      * @param className the binary name ({@code a.b.C$D})
      */
     static byte[] weave(byte[] classFile, String className, MethodFilter filter, Probes probes) {
+        return weave(classFile, className, filter, probes, null);
+    }
+
+    /**
+     * As {@link #weave(byte[], String, MethodFilter, Probes)}, with {@code loopHook} (when not
+     * null) woven into the class's {@link WorkerLoops} methods, which never get a probe.
+     */
+    static byte[] weave(byte[] classFile, String className, MethodFilter filter, Probes probes, HookWeaver.Hook loopHook) {
         ClassReader reader = new ClassReader(classFile);
         if ((reader.getAccess() & (Opcodes.ACC_SYNTHETIC | Opcodes.ACC_MODULE)) != 0) {
             return null;
         }
         int[] maxLocals = maxLocalsOfMethods(reader);
         ClassWriter writer = new ClassWriter(reader, 0);
-        Weaving visitor = new Weaving(writer, className, filter, probes, maxLocals);
+        Weaving visitor = new Weaving(writer, className, filter, probes, maxLocals, loopHook);
         reader.accept(visitor, ClassReader.EXPAND_FRAMES);
         return visitor.woven ? writer.toByteArray() : null;
     }
@@ -65,7 +73,7 @@ final class ProbeWeaver {
      * The {@code max_locals} of each method's {@code Code} attribute, in the order of the class
      * file (-1 for a method without code): a walk over the class file's structure, no code read.
      */
-    private static int[] maxLocalsOfMethods(ClassReader r) {
+    static int[] maxLocalsOfMethods(ClassReader r) {
         char[] buf = new char[r.getMaxStringLength()];
         int p = r.header + 6;
         p += 2 + 2 * r.readUnsignedShort(p); // interfaces
@@ -92,6 +100,36 @@ final class ProbeWeaver {
         return result;
     }
 
+    /** The locals at the method's entry, as a stack map frame lists them. */
+    static Object[] initialLocals(int access, String owner, String descriptor) {
+        Type[] args = Type.getArgumentTypes(descriptor);
+        boolean isStatic = (access & Opcodes.ACC_STATIC) != 0;
+        Object[] locals = new Object[args.length + (isStatic ? 0 : 1)];
+        int i = 0;
+        if (!isStatic) {
+            locals[i++] = owner;
+        }
+        for (Type t : args) {
+            locals[i++] = frameType(t);
+        }
+        return locals;
+    }
+
+    static Object frameType(Type t) {
+        switch (t.getSort()) {
+            case Type.BOOLEAN: case Type.CHAR: case Type.BYTE: case Type.SHORT: case Type.INT:
+                return Opcodes.INTEGER;
+            case Type.FLOAT:
+                return Opcodes.FLOAT;
+            case Type.LONG:
+                return Opcodes.LONG;
+            case Type.DOUBLE:
+                return Opcodes.DOUBLE;
+            default:
+                return t.getInternalName(); // objects and arrays ("[I", "[Ljava/lang/String;")
+        }
+    }
+
     private static int skipAttributes(ClassReader r, int p) {
         int attributes = r.readUnsignedShort(p);
         p += 2;
@@ -106,13 +144,16 @@ final class ProbeWeaver {
         private final MethodFilter filter;
         private final Probes probes;
         private final int[] maxLocals;
+        private final HookWeaver.Hook loopHook;
         private String internalName;
         private boolean frames;
         private int methodIndex;
         boolean woven;
 
-        Weaving(ClassWriter writer, String className, MethodFilter filter, Probes probes, int[] maxLocals) {
+        Weaving(ClassWriter writer, String className, MethodFilter filter, Probes probes, int[] maxLocals,
+                HookWeaver.Hook loopHook) {
             super(Opcodes.ASM9, writer);
+            this.loopHook = loopHook;
             this.className = className;
             this.filter = filter;
             this.probes = probes;
@@ -131,9 +172,18 @@ final class ProbeWeaver {
             int index = methodIndex++;
             MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
             if ((access & SKIPPED_METHODS) != 0 || name.charAt(0) == '<' || index >= maxLocals.length
-                    || maxLocals[index] < 0 || !filter.selects(className, name)
-                    || WorkerLoops.isLoop(className, name)) {
+                    || maxLocals[index] < 0) {
                 return mv; // a MethodWriter: copied unchanged
+            }
+            if (WorkerLoops.isLoop(className, name)) { // never a probe; the hook, if any
+                if (loopHook == null) {
+                    return mv;
+                }
+                woven = true;
+                return HookWeaver.hooked(mv, loopHook, access, internalName, descriptor, maxLocals[index], frames);
+            }
+            if (!filter.selects(className, name)) {
+                return mv;
             }
             int id = probes.probeFor(className + "." + name, descriptor);
             woven = true;
@@ -173,36 +223,6 @@ final class ProbeWeaver {
             this.entered = maxLocals;
             this.returnType = Type.getReturnType(descriptor);
             this.initialLocals = initialLocals(access, owner, descriptor);
-        }
-
-        /** The locals at the method's entry, as a stack map frame lists them. */
-        private static Object[] initialLocals(int access, String owner, String descriptor) {
-            Type[] args = Type.getArgumentTypes(descriptor);
-            boolean isStatic = (access & Opcodes.ACC_STATIC) != 0;
-            Object[] locals = new Object[args.length + (isStatic ? 0 : 1)];
-            int i = 0;
-            if (!isStatic) {
-                locals[i++] = owner;
-            }
-            for (Type t : args) {
-                locals[i++] = frameType(t);
-            }
-            return locals;
-        }
-
-        private static Object frameType(Type t) {
-            switch (t.getSort()) {
-                case Type.BOOLEAN: case Type.CHAR: case Type.BYTE: case Type.SHORT: case Type.INT:
-                    return Opcodes.INTEGER;
-                case Type.FLOAT:
-                    return Opcodes.FLOAT;
-                case Type.LONG:
-                    return Opcodes.LONG;
-                case Type.DOUBLE:
-                    return Opcodes.DOUBLE;
-                default:
-                    return t.getInternalName(); // objects and arrays ("[I", "[Ljava/lang/String;")
-            }
         }
 
         /** Before the method's first instruction (after the reader has declared its own handlers). */

@@ -66,6 +66,7 @@ public final class WeaveStats {
     private final LongAdder wovenClasses = new LongAdder();
     private final LongAdder wovenNanos = new LongAdder();
     private final LongAdder failedClasses = new LongAdder();
+    private final LongAdder refusedCalls = new LongAdder();
     private long maxNanos;
     private String maxClass;
     private final List<String> failures = new ArrayList<>();
@@ -130,11 +131,16 @@ public final class WeaveStats {
         }
     }
 
+    /** Counts a {@code retransformClasses} call the JVM refused (the search for the classes it refuses). */
+    public void refusedCall() {
+        refusedCalls.increment();
+    }
+
     /**
      * The always-on figures as {@code key=value} lines for the MBean's counters: {@code
      * weave.classes}, {@code weave.ms} (total), {@code weave.ms.per.class}, {@code weave.max.ms}
-     * and {@code weave.max.class}, {@code weave.failed}, and one {@code weave.failed.class NAME:
-     * REASON} line per listed failure.
+     * and {@code weave.max.class}, {@code weave.failed}, {@code weave.refused.calls} (re-transform
+     * calls the JVM refused), and one {@code weave.failed.class NAME: REASON} line per listed failure.
      */
     public synchronized List<String> counters() {
         List<String> lines = new ArrayList<>();
@@ -146,6 +152,7 @@ public final class WeaveStats {
         lines.add("weave.max.ms=" + String.format(Locale.ROOT, "%.1f", maxNanos / 1e6));
         lines.add("weave.max.class=" + (maxClass == null ? "-" : maxClass.replace('/', '.')));
         lines.add("weave.failed=" + failedClasses.sum());
+        lines.add("weave.refused.calls=" + refusedCalls.sum());
         for (String f : failures) {
             lines.add("weave.failed.class " + f);
         }

@@ -62,6 +62,19 @@ public final class Propagation {
     }
 
     /**
+     * A {@code CompletableFuture} stage's function: wrapped as by {@link #wrap} when the stage is
+     * {@code *Async} (it runs on {@code executor}), itself when the executor is null.
+     */
+    public static Object wrapOnExecutor(Object executor, Object fn) {
+        return executor == null ? fn : wrap(fn);
+    }
+
+    /** As {@link #wrapOnExecutor} for a {@code BiFunction}. */
+    public static Object wrapBiFunctionOnExecutor(Object executor, Object fn) {
+        return executor == null ? fn : wrapBiFunction(fn);
+    }
+
+    /**
      * A task handed to a {@code ForkJoinPool}: fork-join tasks keep their identity (the hand-off
      * is kept beside them until they run); anything else is wrapped as by {@link #wrap}.
      */

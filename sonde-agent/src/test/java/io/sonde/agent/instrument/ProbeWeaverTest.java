@@ -87,7 +87,7 @@ class ProbeWeaverTest {
     }
 
     /** A loader of its own for the given classes (verified when defined), the test's loader for the rest. */
-    private static ClassLoader isolated(Map<String, byte[]> classes) {
+    static ClassLoader isolated(Map<String, byte[]> classes) {
         return new ClassLoader(null) {
             @Override
             protected Class<?> findClass(String name) throws ClassNotFoundException {
@@ -100,7 +100,7 @@ class ProbeWeaverTest {
         };
     }
 
-    private static byte[] classFile(String name) throws IOException {
+    static byte[] classFile(String name) throws IOException {
         try (InputStream in = ProbeWeaverTest.class.getClassLoader().getResourceAsStream(name.replace('.', '/') + ".class")) {
             assertThat(in).as(name).isNotNull();
             return in.readAllBytes();

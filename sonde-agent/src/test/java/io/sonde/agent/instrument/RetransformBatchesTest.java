@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sonde.agent.config.AgentOptions;
 import io.sonde.agent.pattern.MethodFilter;
 import io.sonde.agent.pattern.Rule;
+import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.lang.instrument.UnmodifiableClassException;
 import java.lang.reflect.Proxy;
@@ -13,6 +14,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import net.bytebuddy.dynamic.ClassFileLocator;
@@ -103,5 +105,71 @@ class RetransformBatchesTest {
         }
         assertThat(progress.get(progress.size() - 1)).containsExactly(loaded.size(), loaded.size());
         assertThat(phases).containsExactly("candidates", "retransform");
+    }
+
+    /**
+     * As HotSpot does it: a batch's classes go through the transformer in order, and the batch is
+     * given up at the first class that fails to link, right after its transform. The refused class
+     * is then found with two calls more each (tried alone, the rest again), not by halving.
+     */
+    @Test
+    void aRefusedClassIsFoundAsTheLastOneTransformed() {
+        List<Class<?>> distinct = assertjClasses();
+        Set<Class<?>> refused = Set.of(distinct.get(1), distinct.get(4));
+        List<String> calls = Collections.synchronizedList(new ArrayList<>());
+        Map<Class<?>, AtomicInteger> accepted = new ConcurrentHashMap<>();
+        List<ClassFileTransformer> transformers = new ArrayList<>();
+        Instrumentation inst = (Instrumentation) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {Instrumentation.class}, (proxy, method, args) -> {
+                    switch (method.getName()) {
+                        case "getAllLoadedClasses":
+                            return distinct.toArray(new Class<?>[0]);
+                        case "isModifiableClass":
+                            return true;
+                        case "addTransformer":
+                            transformers.add((ClassFileTransformer) args[0]);
+                            return null;
+                        case "retransformClasses":
+                            Class<?>[] batch = (Class<?>[]) args[0];
+                            calls.add(batch.length + (Arrays.stream(batch).anyMatch(refused::contains) ? " refused" : ""));
+                            for (Class<?> c : batch) {
+                                String internal = c.getName().replace('.', '/');
+                                for (ClassFileTransformer t : transformers) {
+                                    t.transform(c.getModule(), c.getClassLoader(), internal, c, null, classFile(c));
+                                }
+                                if (refused.contains(c)) {
+                                    throw new InternalError("stand-in link failure of " + c.getName());
+                                }
+                            }
+                            for (Class<?> c : batch) {
+                                accepted.computeIfAbsent(c, k -> new AtomicInteger()).incrementAndGet();
+                            }
+                            return null;
+                        default:
+                            return null;
+                    }
+                });
+        WeaveStats stats = new WeaveStats(false);
+        Instrumenter instrumenter = new Instrumenter(inst, new MethodFilter(List.of(Rule.include("org.assertj.*"))),
+                new ProbeCatalog(new FakeProbeRegistry()), false, null, false, stats, AgentOptions.Weaver.ASM);
+
+        assertThat(instrumenter.installWeaver()).isTrue();
+
+        // one batch (6 classes): refused at the 2nd; the 2nd alone; the other 5, refused at their 4th
+        // (the 5th class); it alone; the remaining 4
+        assertThat(calls).containsExactly("6 refused", "1 refused", "5 refused", "1 refused", "4");
+        for (Class<?> c : distinct) {
+            assertThat(accepted.containsKey(c)).as(c.getName()).isEqualTo(!refused.contains(c));
+        }
+        assertThat(instrumenter.loadedClassesWoven()).isEqualTo(distinct.size() - refused.size());
+        assertThat(stats.counters()).contains("weave.failed=2", "weave.refused.calls=4");
+    }
+
+    private static byte[] classFile(Class<?> c) {
+        try (java.io.InputStream in = c.getClassLoader().getResourceAsStream(c.getName().replace('.', '/') + ".class")) {
+            return in.readAllBytes();
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
     }
 }
