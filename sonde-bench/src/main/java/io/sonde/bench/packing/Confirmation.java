@@ -111,9 +111,13 @@ final class Confirmation {
         return ratio(ADAPTIVE, NONE).median() >= GOAL_OVER_NONE ? "met" : "NOT met";
     }
 
-    /** The table row of {@code configuration}: its median round with the range over the rounds. */
-    PackingBenchmark.Result row(String configuration, int convergenceLow, int convergenceHigh) {
-        PackingBenchmark.Result r = PackingBenchmark.median(runs.get(configuration), convergenceLow, convergenceHigh);
+    /**
+     * The table row of {@code configuration}: its median round with the range over the rounds (and
+     * for adaptive the median time to come near the best group's degrees).
+     */
+    PackingBenchmark.Result row(String configuration) {
+        int[] near = configuration.equals(ADAPTIVE) ? PackingBenchmark.convergenceRange(best) : new int[] {-1, -1};
+        PackingBenchmark.Result r = PackingBenchmark.median(runs.get(configuration), near[0], near[1]);
         if (configuration.equals(best.representative())) return r.withPacking(best.label());
         if (runnerUp != null && configuration.equals(runnerUp.representative())) return r.withPacking(runnerUp.label());
         return r;

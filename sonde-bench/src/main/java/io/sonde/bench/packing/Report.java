@@ -62,8 +62,7 @@ final class Report {
                 "  confirmation (%d fresh round(s), each configuration once per round in a shuffled order, seed %d; judged here):",
                 c.rounds(), plan.seed()));
         b.append(n).append(header());
-        int[] near = PackingBenchmark.convergenceRange(c.best);
-        for (String config : c.configurations) b.append(n).append(row(c.row(config, near[0], near[1])));
+        for (String config : c.configurations) b.append(n).append(row(c.row(config)));
         return b.append(n).append(c.verdict()).toString();
     }
 
@@ -80,8 +79,7 @@ final class Report {
                 b.append(resultJson(r, "sweep"));
             }
             Confirmation c = study.confirmation();
-            int[] near = PackingBenchmark.convergenceRange(c.best);
-            for (String config : c.configurations) b.append(",\n").append(resultJson(c.row(config, near[0], near[1]), "confirmation"));
+            for (String config : c.configurations) b.append(",\n").append(resultJson(c.row(config), "confirmation"));
         }
         b.append("\n  ],\n  \"verdicts\": [");
         first = true;
