@@ -128,7 +128,11 @@ public final class PackingBenchmark {
         }
     }
 
-    /** Seconds to start and stop a collector and a monitor around one run (measured on this machine, quiet). */
+    /**
+     * Seconds to start and stop a collector and a monitor around one run, for the printed estimate:
+     * the quick study took about 0.1 s per run beyond its timed part on the loaded machine; 0.3 s
+     * leaves room.
+     */
     static final double RUN_OVERHEAD_SECONDS = 0.3;
     /**
      * The full study's time before an adaptive run is measured: the degree starts at 1 and takes
