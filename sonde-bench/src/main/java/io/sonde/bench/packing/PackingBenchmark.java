@@ -6,8 +6,10 @@ import io.sonde.bench.common.Folders;
 import io.sonde.bench.common.OptionArgs;
 import io.sonde.collector.Collector;
 import io.sonde.collector.receive.ReceiverListener;
+import io.sonde.core.config.ConfigKey;
 import io.sonde.core.config.SondeConfig;
 import io.sonde.core.pipeline.Pipeline;
+import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.net.InetAddress;
@@ -19,19 +21,29 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
 
 /**
  * The packing study ({@code ./sonde bench packing [--quick] [--json F] [--seconds S]
- * [--adaptive-warm S] [--source NAME]}), after "adaptive message packing" section 4: for each
- * source (continuous 100, 1,000 and 10,000-byte events, a source whose event size changes, a bursty
- * source) and each packing configuration (no packing = one record per frame, every static degree
- * 2^0 .. 2^10, {@code fill}, {@code adaptive} (writer CPU per record), {@code adaptive:wall} (wall-clock
- * time per record, the paper's measure)), in 3 interleaved rounds, a monitor in this JVM sends its
- * events with the tcp writer over 127.0.0.1 to the real collector
- * (sonde-collector's receiver, one lossless decoding handler); reported: events/s, MB/s, latency
- * from the event's time stamp to its decoding at the receiver (median, p99, max), CPU per event
- * (the whole process, and the sending side: source plus writer thread), records per frame, and for
- * adaptive how long the degree took to reach the neighbourhood of the best static degree.
+ * [--adaptive-warm S] [--source NAME] [--confirm K] [--seed N]}), after "adaptive message packing"
+ * section 4. For each source (continuous 100, 1,000 and 10,000-byte events, a source whose event
+ * size changes, a bursty source):
+ *
+ * <ol>
+ *   <li><b>Sweep</b> (training): each packing configuration (no packing = one record per frame,
+ *       every static degree 2^0 .. 2^10, {@code fill}, {@code adaptive} (writer CPU per record),
+ *       {@code adaptive:wall} (wall-clock time per record, the paper's measure)) in 3 interleaved
+ *       rounds; static degrees that send identical frames ({@link DegreeGroup}) are pooled into one
+ *       row. The best static degree and the runner-up are selected here.</li>
+ *   <li><b>Confirmation</b> ({@link Confirmation}): K fresh paired rounds of the best, the
+ *       runner-up, no packing and {@code adaptive}, order shuffled per round with a fixed seed; the
+ *       goals' verdicts are computed from these rounds, not from the runs the best was chosen on.</li>
+ * </ol>
+ * Every run: a monitor in this JVM sends its events with the tcp writer over 127.0.0.1 to the real
+ * collector (sonde-collector's receiver, one lossless decoding handler); reported: events/s, MB/s,
+ * latency from the event's time stamp to its decoding at the receiver (median, p99, max), CPU per
+ * event (the whole process, and the sending side: source plus writer thread), records per frame,
+ * and for adaptive how long the degree took to reach the neighbourhood of the best static degree.
  */
 public final class PackingBenchmark {
     private PackingBenchmark() {}
@@ -45,21 +57,34 @@ public final class PackingBenchmark {
             return new Result(source, packing, seconds, events, eventsPerSecond, mbPerSecond, framesPerSecond, recordsPerFrame,
                     medianNanos, p99Nanos, maxNanos, processCpuNanosPerEvent, senderCpuNanosPerEvent, meanDegree, convergence, min, max);
         }
+
+        /** The same figures under another row name (a group of static degrees). */
+        Result withPacking(String name) {
+            return new Result(source, name, seconds, events, eventsPerSecond, mbPerSecond, framesPerSecond, recordsPerFrame,
+                    medianNanos, p99Nanos, maxNanos, processCpuNanosPerEvent, senderCpuNanosPerEvent, meanDegree, convergenceSeconds,
+                    minEventsPerSecond, maxEventsPerSecond);
+        }
     }
 
     /** One run: its result and, for adaptive, the degree over time (seconds since the source started, degree). */
     record Run(Result result, double[] traceSeconds, int[] traceDegrees) {
-        /** Seconds until the degree first came within one index step of {@code 2^index}; NaN if never. */
-        double convergenceSeconds(int index) {
+        /** Seconds until the degree first came within one index step of [{@code 2^low}, {@code 2^high}]; NaN if never. */
+        double convergenceSeconds(int low, int high) {
             for (int i = 0; i < traceDegrees.length; i++) {
-                if (Math.abs(31 - Integer.numberOfLeadingZeros(traceDegrees[i]) - index) <= 1) return traceSeconds[i];
+                int index = 31 - Integer.numberOfLeadingZeros(traceDegrees[i]);
+                if (index >= low - 1 && index <= high + 1) return traceSeconds[i];
             }
             return Double.NaN;
         }
     }
 
-    /** What to run: sources, degrees, times. */
-    record Plan(List<Source> sources, List<Integer> degrees, double warmSeconds, double seconds, double adaptiveWarmSeconds, int rounds) {
+    /**
+     * What to run: sources, degrees, times; {@code rounds} of the sweep, {@code confirmRounds} of the
+     * confirmation, whose orders are drawn from {@code seed}; {@code frameBytes} is the writer's
+     * {@code frame.bytes} (the default), which decides which degrees send identical frames.
+     */
+    record Plan(List<Source> sources, List<Integer> degrees, double warmSeconds, double seconds, double adaptiveWarmSeconds, int rounds,
+            int confirmRounds, long seed, int frameBytes) {
         /** This plan with only the source named {@code name}: {@code 100}, {@code 1000}, {@code 10000}, {@code changing} or {@code bursty}. */
         Plan only(String name) {
             List<Source> kept = sources.stream().filter(s -> s.name.equals(name) || s.name.equals(name + " B") || s.kind.name().equalsIgnoreCase(name)).toList();
@@ -67,14 +92,58 @@ public final class PackingBenchmark {
                 throw new IllegalArgumentException("option --source: no source named '" + name + "'; sources: "
                         + sources.stream().map(s -> s.name).toList());
             }
-            return new Plan(kept, degrees, warmSeconds, seconds, adaptiveWarmSeconds, rounds);
+            return new Plan(kept, degrees, warmSeconds, seconds, adaptiveWarmSeconds, rounds, confirmRounds, seed, frameBytes);
         }
 
         /** This plan with the adaptive runs measured only after {@code seconds} (time to converge). */
         Plan withAdaptiveWarm(double seconds) {
-            return new Plan(sources, degrees, warmSeconds, this.seconds, seconds, rounds);
+            return new Plan(sources, degrees, warmSeconds, this.seconds, seconds, rounds, confirmRounds, seed, frameBytes);
+        }
+
+        /** This plan with {@code k} confirmation rounds in an order drawn from {@code seed}. */
+        Plan withConfirmation(int k, long seed) {
+            return new Plan(sources, degrees, warmSeconds, seconds, adaptiveWarmSeconds, rounds, k, seed, frameBytes);
+        }
+
+        /** The configurations of the sweep: every static degree, fill, adaptive, adaptive:wall. */
+        List<String> sweepConfigurations() {
+            List<String> configs = new ArrayList<>();
+            for (int d : degrees) configs.add("static:" + d);
+            configs.add("fill");
+            configs.add(Confirmation.ADAPTIVE);
+            configs.add("adaptive:wall");
+            return configs;
+        }
+
+        /**
+         * The expected wall time in seconds: the runs' warm-up and measured time plus about
+         * {@link #RUN_OVERHEAD_SECONDS} per run to start and stop a collector and a monitor.
+         */
+        double expectedSeconds() {
+            double staticRun = warmSeconds + seconds + RUN_OVERHEAD_SECONDS;
+            double adaptiveRun = adaptiveWarmSeconds + seconds + RUN_OVERHEAD_SECONDS;
+            double sweep = rounds * ((degrees.size() + 1) * staticRun + 2 * adaptiveRun);
+            double confirmation = confirmRounds * (3 * staticRun + adaptiveRun);
+            return staticRun + sources.size() * (sweep + confirmation);
         }
     }
+
+    /**
+     * Seconds to start and stop a collector and a monitor around one run, for the printed estimate:
+     * the quick study took about 0.1 s per run beyond its timed part on the loaded machine; 0.3 s
+     * leaves room.
+     */
+    static final double RUN_OVERHEAD_SECONDS = 0.3;
+    /**
+     * The full study's time before an adaptive run is measured: the degree starts at 1 and takes
+     * at most one step per {@code packing.interval.ms} (0.5 s), so reaching 256 takes 8 decisive
+     * comparisons (4 s) and in practice more, since a comparison within the noise is a tie.
+     */
+    static final double ADAPTIVE_WARM_SECONDS = 15;
+    /** The confirmation rounds of the full study. */
+    static final int CONFIRM_ROUNDS = 5;
+    /** The default seed of the confirmation rounds' orders (fixed: a run can be repeated exactly). */
+    static final long SEED = 12;
 
     public static void main(String[] args) throws Exception {
         boolean quick = false;
@@ -82,6 +151,8 @@ public final class PackingBenchmark {
         double seconds = -1;
         String only = null;
         double adaptiveWarm = -1;
+        int confirm = -1;
+        long seed = SEED;
         OptionArgs a = new OptionArgs(args);
         while (a.next()) {
             switch (a.option()) {
@@ -90,16 +161,19 @@ public final class PackingBenchmark {
                 case "--seconds" -> seconds = positiveSeconds(a.value());
                 case "--source" -> only = a.value();
                 case "--adaptive-warm" -> adaptiveWarm = positiveSeconds(a.value());
+                case "--confirm" -> confirm = rounds(a.value());
+                case "--seed" -> seed = seed(a.value());
                 default -> throw new IllegalArgumentException("unknown option '" + a.option()
-                        + "'; options: --quick --json F --seconds S --adaptive-warm S --source NAME");
+                        + "'; options: --quick --json F --seconds S --adaptive-warm S --source NAME --confirm K --seed N");
             }
         }
         Plan plan = quick ? quickPlan() : fullPlan(seconds > 0 ? seconds : 1.5);
         if (only != null) plan = plan.only(only);
         if (adaptiveWarm > 0) plan = plan.withAdaptiveWarm(adaptiveWarm);
-        List<Result> results = run(plan, System.out);
+        plan = plan.withConfirmation(confirm > 0 ? confirm : plan.confirmRounds(), seed);
+        List<SourceStudy> studies = run(plan, System.out);
         if (json != null) {
-            Files.writeString(json, Report.json(plan, results));
+            Files.writeString(json, Report.json(plan, studies));
             System.out.println("wrote " + json);
         }
     }
@@ -114,83 +188,146 @@ public final class PackingBenchmark {
         throw new IllegalArgumentException("option --seconds: '" + v + "' is not a number of seconds above 0 and at most 3600");
     }
 
+    private static int rounds(String v) {
+        try {
+            int k = Integer.parseInt(v.trim());
+            if (k >= 1 && k <= 100) return k;
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("option --confirm: '" + v + "' is not a whole number of rounds from 1 to 100");
+    }
+
+    private static long seed(String v) {
+        try {
+            return Long.parseLong(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("option --seed: '" + v + "' is not a whole number");
+        }
+    }
+
     static Plan fullPlan(double seconds) {
         List<Integer> degrees = new ArrayList<>();
         for (int d = 1; d <= 1024; d *= 2) degrees.add(d);
         return new Plan(List.of(Source.continuous(100), Source.continuous(1000), Source.continuous(10_000), Source.changing(1000),
-                Source.bursty(1000, 1000, 10)), degrees, 0.5, seconds, 5, 3);
+                Source.bursty(1000, 1000, 10)), degrees, 0.5, seconds, ADAPTIVE_WARM_SECONDS, 3, CONFIRM_ROUNDS, SEED, defaultFrameBytes());
     }
 
-    /** Proves the harness runs end to end: two sources, three degrees, sub-second runs. */
+    /** Proves the harness runs end to end: two sources, three degrees, sub-second runs, 2 confirmation rounds. */
     static Plan quickPlan() {
-        return new Plan(List.of(Source.continuous(1000), Source.changing(200)), List.of(1, 32, 1024), 0.2, 0.4, 0.4, 1);
+        return new Plan(List.of(Source.continuous(1000), Source.changing(200)), List.of(1, 32, 1024), 0.2, 0.4, 0.4, 1, 2, SEED,
+                defaultFrameBytes());
     }
 
-    static List<Result> run(Plan plan, java.io.PrintStream out) throws Exception {
+    private static int defaultFrameBytes() {
+        return Integer.parseInt(ConfigKey.FRAME_BYTES.defaultValue());
+    }
+
+    /**
+     * One source's study: the sweep's rows (static degree groups, fill, adaptive, adaptive:wall), the
+     * best and runner-up groups selected on it, and the confirmation rounds.
+     */
+    record SourceStudy(Source source, List<Result> sweep, Confirmation confirmation) {
+        /** The sweep's row of {@code packing} (a group's label for static degrees). */
+        Result sweepRow(String packing) {
+            return sweep.stream().filter(r -> r.packing().equals(packing)).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("no sweep row " + packing));
+        }
+    }
+
+    static List<SourceStudy> run(Plan plan, PrintStream out) throws Exception {
         Path dir = Files.createTempDirectory("sonde-packing-");
         try {
-            out.printf(Locale.ROOT, "packing study: static degrees %s, fill, adaptive; %d round(s), %.1f s measured per configuration"
-                    + " and round after %.1f s (adaptive: %.1f s, --adaptive-warm); one JVM: source thread, writer thread, collector over 127.0.0.1%n",
-                    plan.degrees(), plan.rounds(), plan.seconds(), plan.warmSeconds(), plan.adaptiveWarmSeconds());
+            out.printf(Locale.ROOT, "packing study: static degrees %s, fill, adaptive; sweep of %d round(s), %.1f s measured per configuration"
+                    + " and round after %.1f s (adaptive: %.1f s, --adaptive-warm), then %d confirmation round(s) (seed %d);"
+                    + " one JVM: source thread, writer thread, collector over 127.0.0.1; expected about %.0f min%n",
+                    plan.degrees(), plan.rounds(), plan.seconds(), plan.warmSeconds(), plan.adaptiveWarmSeconds(), plan.confirmRounds(),
+                    plan.seed(), plan.expectedSeconds() / 60);
+            Runner runner = (source, packing, warm, seconds) -> measure(source, packing, warm, seconds, dir);
             // warm-up for the JIT (not reported)
-            measure(plan.sources().get(0), "static:16", plan.warmSeconds(), plan.seconds(), dir);
-            List<String> configs = new ArrayList<>();
-            for (int d : plan.degrees()) configs.add("static:" + d);
-            configs.add("fill");
-            configs.add("adaptive");
-            configs.add("adaptive:wall");
-            List<Result> all = new ArrayList<>();
-            for (Source s : plan.sources()) {
-                // rounds interleave the configurations, so a change of the machine's load hits all of them alike
-                List<List<Run>> runs = new ArrayList<>();
-                for (int c = 0; c < configs.size(); c++) runs.add(new ArrayList<>());
-                for (int round = 0; round < plan.rounds(); round++) {
-                    for (int c = 0; c < configs.size(); c++) {
-                        boolean adaptive = configs.get(c).startsWith("adaptive");
-                        runs.get(c).add(measure(s, configs.get(c), adaptive ? plan.adaptiveWarmSeconds() : plan.warmSeconds(), plan.seconds(), dir));
-                    }
-                }
-                List<Result> mine = new ArrayList<>();
-                for (List<Run> r : runs) mine.add(median(r, -1));
-                int bestIndex = Integer.numberOfTrailingZeros(bestStatic(mine, plan.degrees().size()));
-                for (int c = plan.degrees().size() + 1; c < configs.size(); c++) mine.set(c, median(runs.get(c), bestIndex));
-                out.println();
-                out.println(s.name + ": " + s.describe());
-                out.println(Report.header());
-                for (Result r : mine) out.println(Report.row(r));
-                out.println(Report.verdict(mine, plan.degrees().size()));
-                all.addAll(mine);
-            }
-            return all;
+            runner.run(plan.sources().get(0), "static:16", plan.warmSeconds(), plan.seconds());
+            return study(plan, runner, out);
         } finally {
             Folders.deleteTree(dir);
         }
     }
 
+    /** The study of every source of {@code plan} with {@code runner}; prints each source's tables to {@code out}. */
+    static List<SourceStudy> study(Plan plan, Runner runner, PrintStream out) throws Exception {
+        Random order = new Random(plan.seed());
+        List<SourceStudy> studies = new ArrayList<>();
+        for (Source s : plan.sources()) {
+            SourceStudy study = studySource(s, plan, runner, order);
+            out.println();
+            out.println(s.name + ": " + s.describe());
+            out.println(Report.sweep(plan, study));
+            out.println(Report.confirmation(plan, study));
+            studies.add(study);
+        }
+        return studies;
+    }
+
+    private static SourceStudy studySource(Source s, Plan plan, Runner runner, Random order) throws Exception {
+        List<String> configs = plan.sweepConfigurations();
+        // rounds interleave the configurations, so a change of the machine's load hits all of them alike
+        Map<String, List<Run>> runs = new HashMap<>();
+        for (String c : configs) runs.put(c, new ArrayList<>());
+        for (int round = 0; round < plan.rounds(); round++) {
+            for (String c : configs) {
+                runs.get(c).add(runner.run(s, c, c.startsWith("adaptive") ? plan.adaptiveWarmSeconds() : plan.warmSeconds(), plan.seconds()));
+            }
+        }
+        List<DegreeGroup> groups = DegreeGroup.of(s, plan.degrees(), plan.frameBytes());
+        List<Result> groupRows = new ArrayList<>();
+        for (DegreeGroup g : groups) {
+            List<Run> pooled = new ArrayList<>();
+            for (int d : g.degrees()) pooled.addAll(runs.get("static:" + d));
+            groupRows.add(median(pooled, -1, -1).withPacking(g.label()));
+        }
+        int bestAt = 0;
+        int secondAt = -1;
+        for (int i = 1; i < groupRows.size(); i++) {
+            if (groupRows.get(i).eventsPerSecond() > groupRows.get(bestAt).eventsPerSecond()) {
+                secondAt = bestAt;
+                bestAt = i;
+            } else if (secondAt < 0 || groupRows.get(i).eventsPerSecond() > groupRows.get(secondAt).eventsPerSecond()) {
+                secondAt = i;
+            }
+        }
+        DegreeGroup best = groups.get(bestAt);
+        int[] near = convergenceRange(best);
+        List<Result> sweep = new ArrayList<>(groupRows);
+        for (String c : configs.subList(plan.degrees().size(), configs.size())) {
+            sweep.add(c.startsWith("adaptive") ? median(runs.get(c), near[0], near[1]) : median(runs.get(c), -1, -1));
+        }
+        Confirmation confirmation = Confirmation.run(s, best, secondAt < 0 ? null : groups.get(secondAt), plan.confirmRounds(),
+                plan.warmSeconds(), plan.adaptiveWarmSeconds(), plan.seconds(), runner, order);
+        return new SourceStudy(s, sweep, confirmation);
+    }
+
+    /** The degree indexes that count as the best group's neighbourhood for convergence: the group's, or every larger one if capped. */
+    static int[] convergenceRange(DegreeGroup g) {
+        int low = Integer.numberOfTrailingZeros(g.degrees().get(0));
+        int high = g.capped() ? 31 : Integer.numberOfTrailingZeros(g.degrees().get(g.degrees().size() - 1));
+        return new int[] {low, high};
+    }
+
     /**
      * The round with the median throughput (its figures as measured), with the range of the
-     * throughput over all rounds and the median convergence time towards {@code bestIndex} (-1: none).
+     * throughput over all rounds and the median convergence time towards degree indexes
+     * [{@code low}, {@code high}] (low -1: none).
      */
-    static Result median(List<Run> rounds, int bestIndex) {
+    static Result median(List<Run> rounds, int low, int high) {
         List<Run> sorted = new ArrayList<>(rounds);
         sorted.sort(java.util.Comparator.comparingDouble(r -> r.result().eventsPerSecond()));
         double convergence = Double.NaN;
-        if (bestIndex >= 0) {
-            double[] c = rounds.stream().mapToDouble(r -> r.convergenceSeconds(bestIndex)).map(v -> Double.isNaN(v) ? Double.MAX_VALUE : v)
+        if (low >= 0) {
+            double[] c = rounds.stream().mapToDouble(r -> r.convergenceSeconds(low, high)).map(v -> Double.isNaN(v) ? Double.MAX_VALUE : v)
                     .sorted().toArray();
             convergence = c[c.length / 2] == Double.MAX_VALUE ? Double.NaN : c[c.length / 2];
         }
         return sorted.get(sorted.size() / 2).result().withSpread(sorted.get(0).result().eventsPerSecond(),
                 sorted.get(sorted.size() - 1).result().eventsPerSecond(), convergence);
-    }
-
-    /** The degree with the highest throughput among the first {@code n} (static) results. */
-    static int bestStatic(List<Result> results, int n) {
-        Result best = results.get(0);
-        for (int i = 1; i < n; i++) {
-            if (results.get(i).eventsPerSecond() > best.eventsPerSecond()) best = results.get(i);
-        }
-        return Integer.parseInt(best.packing().substring("static:".length()));
     }
 
     /**

@@ -3,7 +3,7 @@ package io.sonde.bench.packing;
 import java.util.List;
 import java.util.Locale;
 
-/** The study's table rows, per-source verdict and JSON. */
+/** The study's tables (sweep and confirmation), the goals' verdict lines and JSON. */
 final class Report {
     private Report() {}
 
@@ -29,24 +29,24 @@ final class Report {
     }
 
     /**
-     * Each adaptive variant against the best static degree and against no packing (static:1).
-     * {@code results}: the static degrees first ({@code statics} of them, static:1 the first), then
-     * fill and the adaptive variants.
+     * The sweep's table (static degrees sending identical frames pooled into one row) and, per
+     * adaptive variant, its ratio against the best row of this same sweep: labelled as the sweep's,
+     * since the best row was selected on these runs (biased upwards by the selection).
      */
-    static String verdict(List<PackingBenchmark.Result> results, int statics) {
-        PackingBenchmark.Result none = results.get(0);
-        int bestDegree = PackingBenchmark.bestStatic(results, statics);
-        PackingBenchmark.Result best = results.stream().filter(r -> r.packing().equals("static:" + bestDegree)).findFirst().orElseThrow();
-        StringBuilder b = new StringBuilder();
-        for (PackingBenchmark.Result a : results.subList(statics + 1, results.size())) {
-            double ofBest = a.eventsPerSecond() / best.eventsPerSecond();
-            double overNone = a.eventsPerSecond() / Math.max(1e-9, none.eventsPerSecond());
-            if (b.length() > 0) b.append(System.lineSeparator());
-            b.append(String.format(Locale.ROOT, "  %s: %.0f %% of the best static degree (%s), %.1f x no packing; goals >= 95 %% %s, >= 3 x %s",
-                    a.packing(), 100 * ofBest, best.packing(), overNone, ofBest >= 0.95 ? "met" : "NOT met", overNone >= 3 ? "met" : "NOT met"));
+    static String sweep(PackingBenchmark.Plan plan, PackingBenchmark.SourceStudy study) {
+        String n = System.lineSeparator();
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "  sweep (training; %d round(s), median round per row):", plan.rounds()));
+        b.append(n).append(header());
+        for (PackingBenchmark.Result r : study.sweep()) b.append(n).append(row(r));
+        PackingBenchmark.Result best = study.sweepRow(study.confirmation().best.label());
+        PackingBenchmark.Result none = study.sweep().get(0);
+        for (PackingBenchmark.Result a : study.sweep()) {
+            if (!a.packing().startsWith("adaptive")) continue;
+            b.append(n).append(String.format(Locale.ROOT, "  sweep's own ratio (best selected on these runs, biased): %s %.0f %% of %s, %.1f x %s",
+                    a.packing(), 100 * a.eventsPerSecond() / Math.max(1e-9, best.eventsPerSecond()), best.packing(),
+                    a.eventsPerSecond() / Math.max(1e-9, none.eventsPerSecond()), none.packing()));
             if (a.recordsPerFrame() > 0 && best.recordsPerFrame() > 0) {
-                // the policy's own output, less noisy than a throughput ratio on a loaded machine (records
-                // per frame as sent: a degree above what frame.bytes holds gives the same frames)
+                // the policy's own output: records per frame as sent (a degree above what frame.bytes holds gives the same frames)
                 b.append(String.format(Locale.ROOT, "; %.1f records/frame against %.1f (%+.1f ladder steps)", a.recordsPerFrame(),
                         best.recordsPerFrame(), Math.log(a.recordsPerFrame() / best.recordsPerFrame()) / Math.log(2)));
             }
@@ -54,22 +54,61 @@ final class Report {
         return b.toString();
     }
 
-    static String json(PackingBenchmark.Plan plan, List<PackingBenchmark.Result> results) {
+    /** The confirmation rounds' table (median round per configuration, range over the rounds) and the goals' verdicts. */
+    static String confirmation(PackingBenchmark.Plan plan, PackingBenchmark.SourceStudy study) {
+        String n = System.lineSeparator();
+        Confirmation c = study.confirmation();
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT,
+                "  confirmation (%d fresh round(s), each configuration once per round in a shuffled order, seed %d; judged here):",
+                c.rounds(), plan.seed()));
+        b.append(n).append(header());
+        for (String config : c.configurations) b.append(n).append(row(c.row(config)));
+        return b.append(n).append(c.verdict()).toString();
+    }
+
+    static String json(PackingBenchmark.Plan plan, List<PackingBenchmark.SourceStudy> studies) {
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "{\n  \"rounds\": %d,\n  \"warmSeconds\": %.1f,\n  \"seconds\": %.1f,\n  \"adaptiveWarmSeconds\": %.1f,\n  \"results\": [",
-                plan.rounds(), plan.warmSeconds(), plan.seconds(), plan.adaptiveWarmSeconds()));
-        for (int i = 0; i < results.size(); i++) {
-            PackingBenchmark.Result r = results.get(i);
-            b.append(i == 0 ? "\n" : ",\n");
-            b.append(String.format(Locale.ROOT, "    {\"source\": \"%s\", \"packing\": \"%s\", \"seconds\": %.3f, \"events\": %d,"
-                    + " \"eventsPerSecond\": %.1f, \"eventsPerSecondMin\": %.1f, \"eventsPerSecondMax\": %.1f, \"mbPerSecond\": %.3f, \"framesPerSecond\": %.1f, \"recordsPerFrame\": %.2f,"
-                    + " \"latencyMedianNanos\": %d, \"latencyP99Nanos\": %d, \"latencyMaxNanos\": %d,"
-                    + " \"processCpuNanosPerEvent\": %.1f, \"senderCpuNanosPerEvent\": %.1f, \"meanDegree\": %s, \"convergenceSeconds\": %s}",
-                    r.source(), r.packing(), r.seconds(), r.events(), r.eventsPerSecond(), r.minEventsPerSecond(), r.maxEventsPerSecond(), r.mbPerSecond(), r.framesPerSecond(),
-                    r.recordsPerFrame(), r.medianNanos(), r.p99Nanos(), r.maxNanos(), r.processCpuNanosPerEvent(),
-                    r.senderCpuNanosPerEvent(), number(r.meanDegree()), number(r.convergenceSeconds())));
+        b.append(String.format(Locale.ROOT, "{\n  \"rounds\": %d,\n  \"warmSeconds\": %.1f,\n  \"seconds\": %.1f,\n  \"adaptiveWarmSeconds\": %.1f,"
+                + "\n  \"confirmRounds\": %d,\n  \"seed\": %d,\n  \"results\": [",
+                plan.rounds(), plan.warmSeconds(), plan.seconds(), plan.adaptiveWarmSeconds(), plan.confirmRounds(), plan.seed()));
+        boolean first = true;
+        for (PackingBenchmark.SourceStudy study : studies) {
+            for (PackingBenchmark.Result r : study.sweep()) {
+                b.append(first ? "\n" : ",\n");
+                first = false;
+                b.append(resultJson(r, "sweep"));
+            }
+            Confirmation c = study.confirmation();
+            for (String config : c.configurations) b.append(",\n").append(resultJson(c.row(config), "confirmation"));
+        }
+        b.append("\n  ],\n  \"verdicts\": [");
+        first = true;
+        for (PackingBenchmark.SourceStudy study : studies) {
+            Confirmation c = study.confirmation();
+            PairedRatio ofBest = c.adaptiveOfBest();
+            PairedRatio overNone = c.ratio(Confirmation.ADAPTIVE, Confirmation.NONE);
+            b.append(first ? "\n" : ",\n");
+            first = false;
+            b.append(String.format(Locale.ROOT, "    {\"source\": \"%s\", \"best\": \"%s\", \"runnerUp\": %s, \"adaptiveOfBest\": %s,"
+                    + " \"adaptiveOverNone\": %s, \"goalOfBest\": \"%s\", \"goalOverNone\": \"%s\"}",
+                    study.source().name, c.best.label(), c.runnerUp == null ? "null" : "\"" + c.runnerUp.label() + "\"", ratioJson(ofBest),
+                    ratioJson(overNone), c.meetsGoalOfBest() ? "met" : "NOT met", c.goalOverNone()));
         }
         return b.append("\n  ]\n}\n").toString();
+    }
+
+    private static String resultJson(PackingBenchmark.Result r, String stage) {
+        return String.format(Locale.ROOT, "    {\"stage\": \"%s\", \"source\": \"%s\", \"packing\": \"%s\", \"seconds\": %.3f, \"events\": %d,"
+                + " \"eventsPerSecond\": %.1f, \"eventsPerSecondMin\": %.1f, \"eventsPerSecondMax\": %.1f, \"mbPerSecond\": %.3f, \"framesPerSecond\": %.1f, \"recordsPerFrame\": %.2f,"
+                + " \"latencyMedianNanos\": %d, \"latencyP99Nanos\": %d, \"latencyMaxNanos\": %d,"
+                + " \"processCpuNanosPerEvent\": %.1f, \"senderCpuNanosPerEvent\": %.1f, \"meanDegree\": %s, \"convergenceSeconds\": %s}",
+                stage, r.source(), r.packing(), r.seconds(), r.events(), r.eventsPerSecond(), r.minEventsPerSecond(), r.maxEventsPerSecond(), r.mbPerSecond(),
+                r.framesPerSecond(), r.recordsPerFrame(), r.medianNanos(), r.p99Nanos(), r.maxNanos(), r.processCpuNanosPerEvent(),
+                r.senderCpuNanosPerEvent(), number(r.meanDegree()), number(r.convergenceSeconds()));
+    }
+
+    private static String ratioJson(PairedRatio r) {
+        return String.format(Locale.ROOT, "{\"median\": %.4f, \"min\": %.4f, \"max\": %.4f}", r.median(), r.min(), r.max());
     }
 
     private static String number(double v) {

@@ -59,6 +59,11 @@ final class Source {
         return kind == Kind.CHANGING ? 1 : Math.max(1, eventBytes / CHUNK_BYTES);
     }
 
+    /** The sizes of the records this source emits, in bytes. */
+    int[] recordBytes() {
+        return kind == Kind.CHANGING ? new int[] {100, CHUNK_BYTES} : new int[] {Math.min(eventBytes, CHUNK_BYTES)};
+    }
+
     String describe() {
         return switch (kind) {
             case CONTINUOUS -> "continuous " + eventBytes + "-byte events" + (recordsPerEvent() > 1
@@ -107,9 +112,9 @@ final class Source {
         Producer(Monitor m) {
             super("packing-source");
             setDaemon(true);
-            int a = kind == Kind.CHANGING ? 100 : Math.min(eventBytes, CHUNK_BYTES);
-            small = Shape.of(m, a);
-            large = kind == Kind.CHANGING ? Shape.of(m, CHUNK_BYTES) : small;
+            int[] sizes = recordBytes();
+            small = Shape.of(m, sizes[0]);
+            large = sizes.length > 1 ? Shape.of(m, sizes[1]) : small;
         }
 
         void stopAndJoin() throws InterruptedException {

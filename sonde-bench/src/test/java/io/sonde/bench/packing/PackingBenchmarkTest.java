@@ -23,21 +23,32 @@ class PackingBenchmarkTest {
     void theQuickStudyMeasuresEveryConfigurationOverRealTcp() throws Exception {
         PackingBenchmark.Plan plan = PackingBenchmark.quickPlan();
         ByteArrayOutputStream text = new ByteArrayOutputStream();
-        List<PackingBenchmark.Result> results = PackingBenchmark.run(plan, new PrintStream(text, true, StandardCharsets.UTF_8));
-        // per source: every static degree, fill, adaptive, adaptive:wall
-        assertThat(results).hasSize(plan.sources().size() * (plan.degrees().size() + 3));
-        for (PackingBenchmark.Result r : results) {
-            assertThat(r.events()).as(r.source() + " " + r.packing()).isPositive();
-            assertThat(r.maxNanos()).isPositive().isGreaterThanOrEqualTo(r.p99Nanos());
-            assertThat(r.p99Nanos()).isGreaterThanOrEqualTo(r.medianNanos());
+        List<PackingBenchmark.SourceStudy> studies = PackingBenchmark.run(plan, new PrintStream(text, true, StandardCharsets.UTF_8));
+        assertThat(studies).hasSize(plan.sources().size());
+        for (PackingBenchmark.SourceStudy study : studies) {
+            // the quick plan's degrees 1, 32, 1024 send different frames for both sources: one row each,
+            // then fill, adaptive, adaptive:wall
+            assertThat(study.sweep()).hasSize(plan.degrees().size() + 3);
+            List<PackingBenchmark.Result> all = new java.util.ArrayList<>(study.sweep());
+            Confirmation c = study.confirmation();
+            assertThat(c.rounds()).isEqualTo(plan.confirmRounds());
+            for (String config : c.configurations) all.add(c.row(config));
+            for (PackingBenchmark.Result r : all) {
+                assertThat(r.events()).as(r.source() + " " + r.packing()).isPositive();
+                assertThat(r.maxNanos()).isPositive().isGreaterThanOrEqualTo(r.p99Nanos());
+                assertThat(r.p99Nanos()).isGreaterThanOrEqualTo(r.medianNanos());
+            }
+            // one record per frame really means one record per frame
+            assertThat(study.sweep().get(0).packing()).isEqualTo("static:1");
+            assertThat(study.sweep().get(0).recordsPerFrame()).isEqualTo(1.0);
+            assertThat(c.configurations).contains("static:1", "adaptive", c.best.representative());
         }
-        // one record per frame really means one record per frame
-        assertThat(results.get(0).packing()).isEqualTo("static:1");
-        assertThat(results.get(0).recordsPerFrame()).isEqualTo(1.0);
-        assertThat(text.toString(StandardCharsets.UTF_8)).contains("adaptive:", "adaptive:wall:", "of the best static degree");
+        assertThat(text.toString(StandardCharsets.UTF_8)).contains("sweep's own ratio", "adaptive:wall", "confirmation (2 fresh round(s)",
+                "goal adaptive >= 95 % of the best static degree (median of 2 paired rounds): ");
         Path json = dir.resolve("p.json");
-        Files.writeString(json, Report.json(plan, results));
-        assertThat(Files.readString(json)).contains("\"packing\": \"adaptive\"", "\"latencyP99Nanos\"");
+        Files.writeString(json, Report.json(plan, studies));
+        assertThat(Files.readString(json)).contains("\"packing\": \"adaptive\"", "\"latencyP99Nanos\"", "\"stage\": \"confirmation\"",
+                "\"goalOfBest\"");
     }
 
     @Test
