@@ -92,23 +92,11 @@ class WakeRelayTest {
      */
     @Test
     void aStalledObserverHoldsUpNoOtherSessionsWakeUps() throws Exception {
-        CountDownLatch blocked = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Recorder stuck = new Recorder() {
-            @Override
-            public void onEvents(Subscription sub, List<LiveEvent> events) {
-                blocked.countDown();
-                try {
-                    release.await(60, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        };
+        BlockingRecorder stuck = new BlockingRecorder();
         try {
             live.openSession(stuck, 16).subscribe("app/a", Qos.immediate());
             a.set(1);
-            assertThat(blocked.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(stuck.blocked.await(30, TimeUnit.SECONDS)).isTrue();
             int n = 3_000;
             List<Counting> others = new ArrayList<>();
             for (int i = 0; i < SESSIONS - 1; i++) {
@@ -124,7 +112,7 @@ class WakeRelayTest {
                 assertThat(c.outOfOrder).hasValue(0);
             }
         } finally {
-            release.countDown();
+            stuck.release();
         }
     }
 }
