@@ -76,6 +76,40 @@ class WakeRelayTest {
         for (ObserverSession s : live.sessions()) assertThat(s.overflowCount()).isZero();
     }
 
+    /**
+     * Sessions opened and closed all the time beside 4 that stay (a closing session may be on the
+     * relay, or be the one that was unparked for it): the 4 still get every event.
+     */
+    @Test
+    void sessionsComingAndGoingLoseNoWakeUpOfTheOthers() throws Exception {
+        int perSensor = 10_000;
+        List<Counting> stable = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            Counting c = new Counting(2 * perSensor);
+            stable.add(c);
+            live.openSession(c, 1 << 16).subscribe("app/*", Qos.immediate());
+        }
+        Thread ta = producer(a, perSensor);
+        Thread tb = producer(b, perSensor);
+        ta.start();
+        tb.start();
+        int churned = 0;
+        while (ta.isAlive() || tb.isAlive() || churned < 50) {
+            ObserverSession s = live.openSession(new Recorder(), 64);
+            s.subscribe("app/*", Qos.immediate());
+            LockSupport.parkNanos(200_000);
+            s.close();
+            churned++;
+        }
+        ta.join(60_000);
+        tb.join(60_000);
+        for (Counting c : stable) {
+            assertThat(c.all.await(60, TimeUnit.SECONDS)).as("all events delivered, %s left", c.all.getCount()).isTrue();
+            assertThat(c.outOfOrder).hasValue(0);
+        }
+        assertThat(live.sessions()).hasSize(4);
+    }
+
     /** Bursts of 3 with pauses between them, so that the dispatchers fall asleep again and again. */
     private static Thread producer(LongSensor sensor, int n) {
         return new Thread(() -> {
