@@ -9,7 +9,6 @@ import io.sonde.api.live.Qos;
 import io.sonde.core.live.mib.LiveClock;
 import io.sonde.core.live.mib.LongSensorNode;
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -67,31 +66,18 @@ class DispatcherThreadTest {
      */
     @Test
     void aBlockedObserverCostsOnlyItsOwnQueue() throws Exception {
-        CountDownLatch blocked = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Recorder stuck = new Recorder() {
-            @Override
-            public void onEvents(io.sonde.api.live.Subscription sub, java.util.List<LiveEvent> events) {
-                blocked.countDown();
-                try {
-                    release.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                super.onEvents(sub, events);
-            }
-        };
+        BlockingRecorder stuck = new BlockingRecorder();
         ObserverSession slow = live.openSession(stuck, 16);
         slow.subscribe("app/x", Qos.immediate());
         Recorder fast = new Recorder();
         live.openSession(fast, 8192).subscribe("app/x", Qos.immediate());
         fast.expect(5000);
         x.set(-1);
-        assertThat(blocked.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(stuck.blocked.await(30, TimeUnit.SECONDS)).isTrue();
         for (int i = 1; i < 5000; i++) x.set(i);
         assertThat(fast.await()).isTrue();
         assertThat(slow.overflowCount()).isGreaterThanOrEqualTo(5000 - 1 - 16 - 1);
-        release.countDown();
+        stuck.release();
         slow.close();
     }
 

@@ -53,6 +53,6 @@ public class Recorder implements Observer {
         synchronized (this) {
             l = events;
         }
-        return l.await(10, TimeUnit.SECONDS);
+        return l.await(30, TimeUnit.SECONDS);
     }
 }

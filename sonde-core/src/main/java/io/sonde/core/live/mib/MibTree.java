@@ -263,9 +263,23 @@ public final class MibTree {
                 break;
             }
         }
+        // one tap array for the new source, not one copy per matching tap; and subscriptions
+        // often share a pattern (several observers of the same objects): match each pattern once
+        Tap[] chosen = null;
+        int n = 0;
+        PathPattern lastPattern = null;
+        boolean lastMatched = false;
         for (Tap t : taps) {
-            if ((t.kindMask() & s.offered()) != 0 && t.selector().matches(path)) s.addTap(t);
+            if ((t.kindMask() & s.offered()) == 0) continue;
+            PathPattern p = t.selector();
+            boolean matched = p.equals(lastPattern) ? lastMatched : p.matches(path);
+            lastPattern = p;
+            lastMatched = matched;
+            if (!matched) continue;
+            if (chosen == null) chosen = new Tap[taps.size()];
+            chosen[n++] = t;
         }
+        if (n > 0) s.setTaps(n == chosen.length ? chosen : java.util.Arrays.copyOf(chosen, n));
     }
 
     void delete(ObjectNode node) {

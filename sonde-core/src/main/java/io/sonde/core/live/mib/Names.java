@@ -13,6 +13,8 @@ final class Names {
         if (name == null || name.isEmpty()) throw new IllegalArgumentException(what + " name: empty");
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
+            // printable ASCII (the usual name) is neither whitespace nor control: skip those lookups
+            if (c > ' ' && c < 0x7f && c != '/' && c != '*' && c != '?' && c != '#') continue;
             if (c == '/' || c == '*' || c == '?' || c == '#' || Character.isWhitespace(c) || Character.isISOControl(c)) {
                 throw new IllegalArgumentException(what + " name '" + name + "': character '" + c + "' at " + i
                         + " is not allowed (no / * ? # or whitespace)");

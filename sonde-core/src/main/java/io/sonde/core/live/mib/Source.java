@@ -137,6 +137,12 @@ public abstract class Source {
         updateGate();
     }
 
+    /** The taps of a new source, all at once ({@code all} is not copied: the caller hands it over). */
+    final void setTaps(Tap[] all) {
+        TAPS.setRelease(this, all);
+        updateGate();
+    }
+
     final void removeTap(Tap t) {
         Tap[] old = taps();
         int k = -1;

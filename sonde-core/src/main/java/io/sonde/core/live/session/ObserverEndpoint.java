@@ -37,10 +37,13 @@ import java.util.function.Consumer;
  * <p>The dispatcher sleeps until the next QoS deadline (a batch's flush time, a period's end) or
  * until a producer wakes it: for an urgent or immediate event, when a batch starts or fills, and
  * when a queue reaches half full or overflows. It is woken at most once per sleep: a producer
- * unparks it only if it takes {@link #sleeping} from true to false (Dekker pairing: the producer
- * publishes its event then reads the flag, the dispatcher sets the flag then re-checks the queues;
- * the CAS makes the producers that come after the first, before the dispatcher runs, skip the
- * unpark, which for a burst of events is most of them).
+ * wakes it only if its CAS takes {@link #state} from SLEEPING to QUEUED (Dekker pairing: the
+ * producer publishes its event then reads the state, the dispatcher sets SLEEPING then re-checks
+ * the queues; the producers that come after the first, before the dispatcher runs, skip the wake).
+ * And a burst wakes the sleeping sessions with one unpark on the application thread, not one per
+ * session: the producer pushes the claimed session on the {@link WakeRelay} and unparks it only if
+ * the relay was empty; the first dispatcher up unparks the others (see there why a stalled
+ * observer cannot hold this up).
  *
  * <p>Deliveries of one pass go to the observer one after the other and {@link Observer#flush()}
  * follows at the end of the pass (and every {@value Observer#FLUSH_EVERY} deliveries): a network
@@ -53,11 +56,21 @@ import java.util.function.Consumer;
  */
 public final class ObserverEndpoint implements ObserverSession {
     private static final AtomicInteger SESSION_IDS = new AtomicInteger();
-    private static final VarHandle SLEEPING;
+    private static final VarHandle STATE;
+    /** One for all sessions of the JVM: correct whichever dispatcher empties it. */
+    private static final WakeRelay RELAY = new WakeRelay();
+    /** {@link #state}: running (or a manual session). */
+    private static final int AWAKE = 0;
+    /** {@link #state}: about to park or parked; a producer may claim it. */
+    private static final int SLEEPING = 1;
+    /** {@link #state}: claimed by a producer; on the relay, or about to be pushed there. */
+    private static final int QUEUED = 2;
+    /** {@link #state}: taken off the relay by some dispatcher, which unparks it. */
+    private static final int POPPED = 3;
 
     static {
         try {
-            SLEEPING = MethodHandles.lookup().findVarHandle(ObserverEndpoint.class, "sleeping", boolean.class);
+            STATE = MethodHandles.lookup().findVarHandle(ObserverEndpoint.class, "state", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -75,9 +88,11 @@ public final class ObserverEndpoint implements ObserverSession {
     private final Consumer<ObserverEndpoint> onClose;
     private final EventQueue.Handler take = (e, tag) -> take(e, (SessionSubscription) tag);
     private volatile boolean closed;
-    @SuppressWarnings("unused") // also through SLEEPING
-    private volatile boolean sleeping;
+    /** AWAKE, SLEEPING, QUEUED or POPPED; see {@link #awake()}. */
+    private volatile int state = AWAKE;
     private volatile Thread thread;
+    /** The next session on the {@link WakeRelay}; written by the pusher, read by the popper. */
+    ObserverEndpoint relayNext;
 
     // ---- dispatcher thread only ----
     private long overflowReported;
@@ -200,8 +215,15 @@ public final class ObserverEndpoint implements ObserverSession {
         } else {
             wake = s.wakeOnOffer() || size >= q.capacity() >> 1;
         }
-        // only the producer that ends the sleep pays the unpark (a futex call when the thread is parked)
-        if (wake && sleeping && SLEEPING.compareAndSet(this, true, false)) wake();
+        // only the producer that ends the sleep wakes it, and it pays the unpark (a futex call)
+        // only if no other dispatcher of the burst is being woken already
+        if (wake && state == SLEEPING && STATE.compareAndSet(this, SLEEPING, QUEUED) && RELAY.push(this)) wake();
+    }
+
+    /** The relay took this session off its stack on behalf of {@code by}'s dispatcher. */
+    void popped(ObserverEndpoint by) {
+        state = POPPED; // only this session's dispatcher moves it on from here
+        if (by != this) wake();
     }
 
     private void wake() {
@@ -214,7 +236,7 @@ public final class ObserverEndpoint implements ObserverSession {
     private void run() {
         while (!closed) {
             long next = pump();
-            sleeping = true;
+            state = SLEEPING;
             try {
                 if (!closed && urgent.isEmpty() && regular.isEmpty()) {
                     if (next == Long.MAX_VALUE) {
@@ -227,7 +249,31 @@ public final class ObserverEndpoint implements ObserverSession {
                     Thread.onSpinWait(); // a producer claimed a slot and is storing into it
                 }
             } finally {
-                sleeping = false;
+                awake();
+            }
+        }
+    }
+
+    /**
+     * After a sleep, before any observer code: back to AWAKE. If a producer claimed this session
+     * meanwhile (QUEUED), it is on the relay, maybe with others pushed after it that nobody
+     * unparked: empty the relay first. A producer preempted between its claim and its push leaves
+     * the session QUEUED and off the relay for a moment: yield until it has pushed and someone
+     * (maybe this thread) popped it.
+     */
+    private void awake() {
+        for (;;) {
+            int s = state;
+            if (s == SLEEPING) {
+                if (STATE.compareAndSet(this, SLEEPING, AWAKE)) return;
+            } else if (s == POPPED) {
+                state = AWAKE;
+                return;
+            } else if (s == QUEUED) {
+                RELAY.unparkAll(this);
+                if (state == QUEUED) Thread.yield();
+            } else {
+                return; // AWAKE: woken without a sleep (closed)
             }
         }
     }
