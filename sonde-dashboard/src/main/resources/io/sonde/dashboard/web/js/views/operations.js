@@ -18,8 +18,9 @@ export async function operationsView({params, navigate}) {
   const live = await get('/api/live-operations');
   if (params.get('range') === 'live') return liveOperationsView({params, navigate, info: live});
   const ops = await get('/api/operations');
-  const title = [h('h2', {}, 'Operations'), rangeBar(live, params, navigate)];
-  if (!ops.length) return [title, empty('This log holds no completed execution: nothing to show. Record a run (for example with "sonde demo") and open its folder.')];
+  const title = h('h2', {}, 'Operations');
+  const bar = rangeBar(live, params, navigate);
+  if (!ops.length) return [title, bar, empty('This log holds no completed execution: nothing to show. Record a run (for example with "sonde demo") and open its folder.')];
   const selected = ops.find(o => o.operation === params.get('op')) ? params.get('op') : ops[0].operation;
   const filter = params.get('filter') || '';
   const all = params.get('all') === '1';
@@ -46,7 +47,7 @@ export async function operationsView({params, navigate}) {
     : null);
   const detail = h('section', {id: 'operation-detail', 'aria-live': 'polite'}, h('p', {class: 'loading'}, 'Loading the time series…'));
   fillDetail(detail, selected);
-  const parts = [title];
+  const parts = [title, bar];
   if (ops.length > SHOWN) parts.push(tools);
   if (!shown.length) parts.push(empty(`No operation contains "${filter}".`));
   parts.push(h('div', {class: 'split'}, shown.length ? table : null, detail));
