@@ -13,6 +13,7 @@ import io.sonde.collector.receive.ReceiverStatus;
 import io.sonde.core.live.observe.TlsContexts;
 import io.sonde.cli.live.ObserveOptions;
 import io.sonde.dashboard.live.LiveLink;
+import io.sonde.collector.operations.LiveOperationsHandler;
 import io.sonde.dashboard.live.RelayedLiveLink;
 import io.sonde.dashboard.server.DashboardServer;
 import io.sonde.format.stream.TokenFile;
@@ -164,6 +165,9 @@ public final class CollectorCommand implements Callable<Integer> {
         // with --http, the agents page shows records/s and drops per agent: one more (queued) handler counts them
         AgentRecordCounter records = http == null ? null : new AgentRecordCounter();
         if (records != null) chosen.add(records);
+        // with --http, the operations page's live range: per-operation aggregates on a queued handler of their own
+        LiveOperationsHandler liveOperations = http == null ? null : new LiveOperationsHandler();
+        if (liveOperations != null) chosen.add(liveOperations);
         Map<String, String> opts = handlerOptions();
         if (otlp != null) {
             opts.put("otlp.url", otlp);
@@ -185,7 +189,7 @@ public final class CollectorCommand implements Callable<Integer> {
                 + ", handlers " + handlerList(collector.handlerStatus()) + " (Ctrl-C to stop)");
         int namingPort = observePort == null ? -1 : startNaming(collector, token, agentToken, agentTls, stdout);
         DashboardServer dashboard = http == null ? null : DashboardCommand.serveCollector(new InetSocketAddress(address.getAddress(), http), out, collector, metrics,
-                records, liveLink(collector, namingPort, token, agentToken));
+                records, liveOperations, liveLink(collector, namingPort, token, agentToken));
         if (dashboard != null) {
             print(stdout, "dashboard at http://" + collector.address().getAddress().getHostAddress() + ":" + dashboard.port() + "/"
                     + (namingPort >= 0 && agentToken != null ? " (live pages through the relay)" : ""));
@@ -210,7 +214,7 @@ public final class CollectorCommand implements Callable<Integer> {
 
     /**
      * The start-up line's handler list: every handler the collector runs, in order, whether named by
-     * --handlers or added by an option (--http: metrics and dashboard-records; --otlp; --kafka-publish);
+     * --handlers or added by an option (--http: metrics, dashboard-records and live-operations; --otlp; --kafka-publish);
      * the database handler with its database (password hidden), a handler that failed to open with its state.
      */
     String handlerList(List<HandlerStatus> running) {

@@ -3,6 +3,7 @@ package io.sonde.cli;
 import io.sonde.analysis.correction.ProbeCost;
 import io.sonde.dashboard.log.RecordedLog;
 import io.sonde.collector.Collector;
+import io.sonde.collector.operations.LiveOperationsHandler;
 import io.sonde.collector.metrics.CollectorMetrics;
 import io.sonde.collector.metrics.MetricsHandler;
 import io.sonde.collector.naming.AgentInfo;
@@ -168,7 +169,7 @@ public final class DashboardCommand implements Callable<Integer> {
      * {@code live} reaches the agents' live objects for the live and probes pages (null: none).
      */
     static DashboardServer serveCollector(InetSocketAddress address, Path archive, Collector collector, MetricsHandler operations,
-            AgentRecordCounter records, LiveLink live) {
+            AgentRecordCounter records, LiveOperationsHandler liveOperations, LiveLink live) {
         Supplier<List<CollectorApi.Agent>> agents = () -> {
             Map<UUID, ReceiverStatus.AgentStatus> received = collector.receiverStatus().agents();
             List<CollectorApi.Agent> out = new ArrayList<>();
@@ -185,7 +186,7 @@ public final class DashboardCommand implements Callable<Integer> {
         };
         try {
             return DashboardServer.start(address, new CollectorApi(archive, agents, ProbeCost.NONE),
-                    new CollectorMetrics(collector, operations)::render, live);
+                    new CollectorMetrics(collector, operations)::render, live, liveOperations == null ? null : liveOperations.window());
         } catch (IOException e) {
             collector.close();
             throw new UserError("--http: " + e.getMessage());

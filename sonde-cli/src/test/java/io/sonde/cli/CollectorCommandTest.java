@@ -45,7 +45,7 @@ class CollectorCommandTest {
             ReceiveCommandTest.Lines stdout = new ReceiveCommandTest.Lines(log);
             String first = stdout.readLine();
             Matcher m = Pattern.compile("collector listening on 127\\.0\\.0\\.1:(\\d+), archive (.*), handlers archive, database \\(database .*archive\\.db\\),"
-                    + " metrics, dashboard-records \\(Ctrl-C to stop\\)")
+                    + " metrics, dashboard-records, live-operations \\(Ctrl-C to stop\\)")
                     .matcher(first);
             assertThat(m.matches()).as(first).isTrue();
             Matcher web = Pattern.compile("dashboard at (http://127\\.0\\.0\\.1:\\d+)/").matcher(stdout.readLine());
@@ -76,7 +76,7 @@ class CollectorCommandTest {
             p.destroy();
             assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
             List<String> end = new ArrayList<>();
-            for (int i = 0; i < 6; i++) {
+            for (int i = 0; i < 7; i++) {
                 end.add(stdout.readLine());
             }
             assertThat(end.get(0)).isEqualTo("stopped: 1 connections (0 failed), 1 agents, 4 frames, " + (golden.length - 12)
@@ -87,7 +87,9 @@ class CollectorCommandTest {
             assertThat(end.get(3)).isEqualTo("handler metrics: closed, 4 frames handled, 0 dropped, 0 queued, no errors");
             // and the handler counting each agent's records for the agents page
             assertThat(end.get(4)).isEqualTo("handler dashboard-records: closed, 4 frames handled, 0 dropped, 0 queued, no errors");
-            assertThat(end.get(5)).startsWith("agent " + GoldenScenarios.FULL_AGENT + " on ").contains(": disconnected, first seen ")
+            // and the live operations view's aggregates
+            assertThat(end.get(5)).isEqualTo("handler live-operations: closed, 4 frames handled, 0 dropped, 0 queued, no errors");
+            assertThat(end.get(6)).startsWith("agent " + GoldenScenarios.FULL_AGENT + " on ").contains(": disconnected, first seen ")
                     .contains("1 connection; 1 connections, 4 frames");
         } finally {
             p.destroyForcibly();
@@ -120,7 +122,7 @@ class CollectorCommandTest {
     void theStartUpLineListsTheHandlersOptionsAddAsWellAsThoseNamed() throws Exception {
         Path log = logs.resolve("collector-options.out");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        // --http adds metrics and dashboard-records, --otlp the otlp handler, --kafka-publish the kafka handler; the URL and
+        // --http adds metrics, dashboard-records and live-operations, --otlp the otlp handler, --kafka-publish the kafka handler; the URL and
         // the broker are never reached (no agent connects, and the kafka producer connects lazily)
         Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), SondeCommand.class.getName(),
                 "collector", "--port", "0", "--out", out.toString(), "--handlers", "archive", "--http", "0",
@@ -133,7 +135,7 @@ class CollectorCommandTest {
                 line = stdout.readLine(); // the kafka client may log first
             }
             assertThat(line).matches("collector listening on 127\\.0\\.0\\.1:\\d+, archive .*, handlers archive, kafka, metrics,"
-                    + " dashboard-records, otlp \\(Ctrl-C to stop\\)");
+                    + " dashboard-records, live-operations, otlp \\(Ctrl-C to stop\\)");
         } finally {
             p.destroyForcibly();
             assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();

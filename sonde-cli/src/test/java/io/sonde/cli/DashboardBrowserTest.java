@@ -228,6 +228,9 @@ class DashboardBrowserTest {
         // the first operation's latency and rate over time, from the timeline of the same analysis
         waiting().until(ExpectedConditions.visibilityOfElementLocated(By.id("latency-chart")));
         assertThat(browser.findElements(By.cssSelector("#rate-chart circle"))).isNotEmpty();
+        // a recorded log has no live range, and the range bar says why
+        assertThat(browser.findElement(By.id("range-live-unavailable")).getText()).contains("need a collector", "sonde collector");
+        assertThat(browser.findElements(By.id("range-live-60"))).isEmpty();
         screenshot("operations");
 
         // choosing another operation with the keyboard puts it in the address
@@ -238,6 +241,11 @@ class DashboardBrowserTest {
         long calls = 0;
         for (JsonNode c : timelineCalls("demo.shop.Pricing.quote")) calls += c.asLong();
         assertThat(browser.findElement(By.cssSelector("#operation-detail .note")).getText()).startsWith(String.format(Locale.US, "%,d call(s)", calls));
+
+        // an address asking for the live range gets the reason, not an empty table
+        open("#/operations?range=live&last=60", "range-live-unavailable");
+        assertThat(browser.findElement(By.id("main")).getText()).contains("Live operations are not offered: live operations need a collector");
+        assertThat(browser.findElements(By.id("live-operations-table"))).isEmpty();
     }
 
     static JsonNode timelineCalls(String operation) {

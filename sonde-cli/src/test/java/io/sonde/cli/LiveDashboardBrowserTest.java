@@ -30,7 +30,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * in its own JVM, and the browser shows the live tree with values that change, refuses a wrong
  * token on the probes page, and switches a probe off (its records stop in the log). Screenshots go
  * to {@code target/screenshots/} ({@code live.png}, {@code probes-refused.png}, {@code probes.png},
- * {@code live-demo.png}).
+ * {@code live-demo.png}, and the collector's {@code live-collector.png} and {@code operations-live.png}).
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class LiveDashboardBrowserTest {
@@ -208,6 +208,16 @@ class LiveDashboardBrowserTest {
         waiting(60).withMessage(() -> "jvm/process/cpuTime stayed at " + cpu).until(d -> !valueOf("jvm/process/cpuTime").equals(cpu));
         screenshot("live-collector");
 
+        // the operations page's live range: tick's rate rises above 0 and changes while the application runs
+        browser.get("about:blank");
+        browser.get(l.url() + "/#/operations?range=live&last=60");
+        waiting(90).until(d -> liveField(".tick", "rate") > 0);
+        double rate = liveField(".tick", "rate");
+        waiting(60).withMessage(() -> "tick's live rate stayed at " + rate).until(d -> liveField(".tick", "rate") != rate);
+        waiting(30).until(ExpectedConditions.presenceOfElementLocated(By.id("live-latency-chart")));
+        assertThat(browser.getCurrentUrl()).as("the address keeps the range").contains("range=live", "last=60");
+        screenshot("operations-live");
+
         switchTicksOffFromTheProbesPage(l.url(), token, "", false);
 
         // the agent closed after its last frames were acknowledged, i.e. archived
@@ -216,6 +226,45 @@ class LiveDashboardBrowserTest {
         assertThat(between.get(0)).as("before mark 1").contains("tick");
         assertThat(between.get(1)).as("between marks 1 and 2: the wrong token switched nothing").contains("tick");
         assertThat(between.get(3)).as("between marks 3 and 4: switched off from the collector's page").isEmpty();
+
+        // the live range's counts over the whole run (15 min hold it) are the archive's: 4 marks, and a call per tick
+        // ENTER and EXIT (a tick switched off while it ran may have one without the other: it is no call)
+        long[] ticks = entersAndExits(archive, ".tick");
+        long[] marks = entersAndExits(archive, ".mark");
+        assertThat(marks).containsExactly(4, 4);
+        browser.get("about:blank");
+        browser.get(l.url() + "/#/operations?range=live&last=900");
+        waiting(60).withMessage(() -> "live calls of mark and tick: " + liveField(".mark", "calls") + ", " + liveField(".tick", "calls")
+                + "; archive: 4 marks, " + ticks[0] + " tick ENTERs and " + ticks[1] + " EXITs; page: "
+                + browser.findElement(By.tagName("body")).getText())
+                .until(d -> liveField(".mark", "calls") == 4 && liveField(".tick", "calls") == Math.min(ticks[0], ticks[1]));
+        assertThat(browser.findElement(By.id("live-operations-status")).getAttribute("data-late")).as("no execution came too late").isEqualTo("0");
+        assertThat(liveField(".tick", "errors")).isZero();
+    }
+
+    /** A number of the live operations table's row whose operation ends with {@code suffix}, or -1 while it shows none. */
+    private double liveField(String suffix, String field) {
+        try {
+            List<WebElement> cells = browser.findElements(By.cssSelector("#live-operations-table tr[data-operation$='" + suffix + "'] td[data-field=" + field + "]"));
+            return cells.isEmpty() || cells.get(0).getAttribute("data-value").isEmpty() ? -1 : Double.parseDouble(cells.get(0).getAttribute("data-value"));
+        } catch (StaleElementReferenceException e) {
+            return -1; // redrawn while read
+        }
+    }
+
+    /** The ENTER and EXIT records (of every kind) of the probes whose name ends with {@code suffix}, read with the format's reader. */
+    private static long[] entersAndExits(Path archive, String suffix) throws java.io.IOException {
+        long[] n = new long[2];
+        try (io.sonde.format.read.SondeReader r = io.sonde.format.read.SondeLogs.scan(archive).get(0).open()) {
+            while (r.next()) {
+                byte t = r.type();
+                boolean enter = t == io.sonde.format.Format.ENTER || t == io.sonde.format.Format.ENTER_CPU;
+                boolean exit = t == io.sonde.format.Format.EXIT || t == io.sonde.format.Format.EXIT_EXCEPTION || t == io.sonde.format.Format.EXIT_CPU
+                        || t == io.sonde.format.Format.EXIT_EXCEPTION_CPU;
+                if ((enter || exit) && r.probeName().endsWith(suffix)) n[enter ? 0 : 1]++;
+            }
+        }
+        return n;
     }
 
     /**

@@ -54,7 +54,7 @@ class PrometheusEndpointTest {
         Collector collector = Collector.start(new Collector.Settings(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), out, handlers,
                 Map.of()), ReceiverListener.none(), line -> {});
         try (DashboardServer server = DashboardCommand.serveCollector(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), out, collector,
-                metrics, null, null)) {
+                metrics, null, null, null)) {
             URI uri = URI.create("http://127.0.0.1:" + server.port() + "/metrics");
             HttpResponse<String> empty = Scrape.get(uri);
             assertThat(empty.statusCode()).isEqualTo(200);

@@ -67,6 +67,8 @@ public final class ObserverClient implements AutoCloseable {
     private volatile Duration timeout = DEFAULT_TIMEOUT;
     /** This connection's id at the endpoint (protocol version 2 tells it in the HELLO answer). */
     private volatile int connectionId;
+    /** The protocol version of this connection: 3, or 2 after falling back ({@link #open}). */
+    private volatile int version = ObserveProtocol.PROTOCOL_VERSION;
     private volatile boolean closed;
     /** Why the endpoint ended the connection, if it said so (an ERROR to request 0 before closing). */
     private volatile ObserveException endReason;
@@ -96,7 +98,7 @@ public final class ObserverClient implements AutoCloseable {
      */
     public static ObserverClient connect(String host, int port, String token, Observer observer, SSLContext tls)
             throws IOException {
-        return open(host, port, observer, tls, (w, req) -> ObserveCodec.hello(w, req, ObserveProtocol.PROTOCOL_VERSION, token));
+        return open(host, port, observer, tls, version -> (w, req) -> ObserveCodec.hello(w, req, version, token));
     }
 
     /**
@@ -124,17 +126,37 @@ public final class ObserverClient implements AutoCloseable {
     /** {@link #connectRelayed(String, int, String, String, Observer)} over TLS to the collector, as {@link #connect(String, int, String, Observer, SSLContext)}. */
     public static ObserverClient connectRelayed(String host, int port, String token, String agent, Observer observer, SSLContext tls)
             throws IOException {
-        return open(host, port, observer, tls, (w, req) -> ObserveCodec.relay(w, req, ObserveProtocol.PROTOCOL_VERSION, token, agent));
+        return open(host, port, observer, tls, version -> (w, req) -> ObserveCodec.relay(w, req, version, token, agent));
     }
 
-    /** Connects and sends {@code opening} (HELLO or RELAY) as the first request; its OK carries the connection id. */
-    private static ObserverClient open(String host, int port, Observer observer, SSLContext tls, RequestEncoder opening) throws IOException {
+    /** The oldest protocol version this client falls back to: 2 has everything but the probe listing. */
+    static final int FALLBACK_VERSION = 2;
+
+    /**
+     * Connects with protocol version 3; an endpoint that refuses that version (ERROR VERSION to the
+     * opening, as one that speaks only version 2 does; it then closes the connection) is connected to
+     * again with version 2, and the client then refuses what version 2 lacks (the probe listing).
+     */
+    private static ObserverClient open(String host, int port, Observer observer, SSLContext tls, java.util.function.IntFunction<RequestEncoder> opening)
+            throws IOException {
+        try {
+            return open(host, port, observer, tls, ObserveProtocol.PROTOCOL_VERSION, opening.apply(ObserveProtocol.PROTOCOL_VERSION));
+        } catch (ObserveException e) {
+            if (e.code() != ObserveProtocol.ERR_VERSION) throw e;
+            return open(host, port, observer, tls, FALLBACK_VERSION, opening.apply(FALLBACK_VERSION));
+        }
+    }
+
+    /** Connects and sends {@code opening} (HELLO or RELAY of {@code version}) as the first request; its OK carries the connection id. */
+    private static ObserverClient open(String host, int port, Observer observer, SSLContext tls, int version, RequestEncoder opening)
+            throws IOException {
         Socket s = new Socket();
         try {
             s.connect(new InetSocketAddress(host, port), (int) DEFAULT_TIMEOUT.toMillis());
             s.setTcpNoDelay(true);
             if (tls != null) s = handshake(tls, s, host, port);
             ObserverClient c = new ObserverClient(s, observer);
+            c.version = version;
             synchronized (c.writer) {
                 c.out.write(LiveFrameWriter.streamHeader());
             }
@@ -242,10 +264,14 @@ public final class ObserverClient implements AutoCloseable {
      *
      * @throws ObserveException without a Sonde agent in the observed process, code {@link
      *     ObserveProtocol#ERR_UNAVAILABLE}; an empty pattern, {@link ObserveProtocol#ERR_BAD_ARGUMENT}; an
-     *     endpoint of protocol version 2 refuses this client's HELLO already ({@link ObserveProtocol#ERR_VERSION})
+     *     endpoint of protocol version 2 (this client fell back to it), {@link ObserveProtocol#ERR_NOT_IN_VERSION}
+     *     without asking the endpoint
      */
     public ProbeListing probes(String pattern, int offset, int limit) throws IOException {
         if (offset < 0 || limit < 0) throw new IllegalArgumentException("probes: offset " + offset + " and limit " + limit + " must be >= 0");
+        if (version < 3) {
+            throw new ObserveException(ObserveProtocol.ERR_NOT_IN_VERSION, "endpoint speaks observe protocol " + version + ": probe listing needs 3");
+        }
         PayloadReader r = request((w, req) -> ObserveCodec.probeList(w, req, pattern, offset, limit), ObserveProtocol.PROBE_LISTING);
         return ObserveCodec.readProbeListing(r);
     }
@@ -266,6 +292,14 @@ public final class ObserverClient implements AutoCloseable {
      */
     public void endSubscription(int connection, int subscription) throws IOException {
         request((w, req) -> ObserveCodec.endSubscription(w, req, connection, subscription), ObserveProtocol.OK);
+    }
+
+    /**
+     * The observe protocol version of this connection: {@link ObserveProtocol#PROTOCOL_VERSION}, or 2
+     * when the endpoint refused version 3 and the client connected again with 2.
+     */
+    public int protocolVersion() {
+        return version;
     }
 
     /** This connection's id at the endpoint (what SUBSCRIPTION_LIST names it by). */

@@ -158,8 +158,8 @@ class PrometheusClientScrapeTest {
         assertThat(only(m, "sonde_agent_missing_frames_total", Map.of("agent", agent))).isZero();
         assertThat(only(m, "sonde_agent_connections_total", Map.of("agent", agent))).isEqualTo(1);
         assertThat(only(m, "sonde_receiver_connections_total", Map.of())).isEqualTo(1);
-        // the collector runs archive and database (the default), metrics and dashboard-records (--http)
-        Set<String> handlers = Set.of("archive", "database", "metrics", "dashboard-records");
+        // the collector runs archive and database (the default), metrics, dashboard-records and live-operations (--http)
+        Set<String> handlers = Set.of("archive", "database", "metrics", "dashboard-records", "live-operations");
         assertThat(m.get("sonde_handler_up").type()).isEqualTo("gauge");
         assertThat(m.get("sonde_handler_up").samples()).extracting(s -> s.labels().get("handler")).containsExactlyInAnyOrderElementsOf(handlers);
         assertThat(m.get("sonde_handler_up").samples()).allSatisfy(s -> assertThat(s.value()).isEqualTo(1));

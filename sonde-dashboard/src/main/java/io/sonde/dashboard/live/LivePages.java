@@ -41,7 +41,7 @@ public final class LivePages implements AutoCloseable {
      * on the host the page used for the WebSocket. A client without {@code Origin} is not a
      * browser page and is let in (it could read the HTTP pages as well).
      */
-    static boolean sameDashboard(WebSocketHandshake.Request r, int httpPort) {
+    public static boolean sameDashboard(WebSocketHandshake.Request r, int httpPort) {
         String origin = r.header("Origin");
         if (origin == null) return true;
         String host = r.header("Host");

@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.sonde.dashboard.live.LiveLink;
+import io.sonde.collector.operations.OperationWindow;
 import io.sonde.dashboard.live.LivePages;
+import io.sonde.dashboard.operations.OperationsStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -43,6 +45,7 @@ public final class DashboardServer implements AutoCloseable {
     private final Api api;
     private final Supplier<String> metrics;
     private volatile LivePages live;
+    private volatile OperationsStream operations;
 
     private DashboardServer(HttpServer http, ExecutorService workers, Api api, Supplier<String> metrics) {
         this.http = http;
@@ -60,14 +63,25 @@ public final class DashboardServer implements AutoCloseable {
      * @throws IOException if an address cannot be bound (the message names it)
      */
     public static DashboardServer start(InetSocketAddress address, Api api, Supplier<String> metrics, LiveLink link) throws IOException {
+        return start(address, api, metrics, link, null);
+    }
+
+    /**
+     * As {@link #start(InetSocketAddress, Api, Supplier, LiveLink)}, and with a collector's live
+     * per-operation aggregates: the operations page's live range ({@link OperationsStream}, a
+     * WebSocket server on a free port of the same address; {@code GET /api/live-operations} says which).
+     *
+     * @param window null: no live range ({@code /api/live-operations} says why)
+     */
+    public static DashboardServer start(InetSocketAddress address, Api api, Supplier<String> metrics, LiveLink link, OperationWindow window)
+            throws IOException {
         DashboardServer s = start(address, api, metrics);
-        if (link != null) {
-            try {
-                s.live = LivePages.start(address.getAddress(), s.port(), link);
-            } catch (IOException e) {
-                s.close();
-                throw e;
-            }
+        try {
+            if (link != null) s.live = LivePages.start(address.getAddress(), s.port(), link);
+            if (window != null) s.operations = OperationsStream.start(address.getAddress(), s.port(), window);
+        } catch (IOException e) {
+            s.close();
+            throw e;
         }
         return s;
     }
@@ -130,6 +144,10 @@ public final class DashboardServer implements AutoCloseable {
                 serveMetrics(ex);
             } else if (path.equals("/api/live")) {
                 serveLive(ex);
+            } else if (path.equals("/api/live-operations")) {
+                OperationsStream o = operations;
+                ex.getResponseHeaders().set("Cache-Control", "no-store");
+                sendJson(ex, 200, (ObjectNode) (o != null ? o.describe() : OperationsStream.unavailable()));
             } else if (path.startsWith("/api/")) {
                 serveApi(ex, path);
             } else if (path.equals("/") || path.equals("/index.html")) {
@@ -218,6 +236,8 @@ public final class DashboardServer implements AutoCloseable {
     public void close() {
         LivePages l = live;
         if (l != null) l.close();
+        OperationsStream o = operations;
+        if (o != null) o.close();
         http.stop(1);
         workers.shutdownNow();
     }

@@ -43,6 +43,12 @@ public final class TestClient implements AutoCloseable {
         return new TestClient(s, head.toString(StandardCharsets.ISO_8859_1));
     }
 
+    /** Waits up to {@code millis} for each read from now on (10 s by default). */
+    public TestClient readTimeout(int millis) throws IOException {
+        socket.setSoTimeout(millis);
+        return this;
+    }
+
     public void send(WebSocketFrame f) throws IOException {
         byte[] key = new byte[4];
         random.nextBytes(key);

@@ -3,6 +3,7 @@ import {get} from '../api.js';
 import {lineChart} from '../chart.js';
 import {empty, errorBox, h} from '../dom.js';
 import {count, duration} from '../format.js';
+import {liveOperationsView, rangeBar} from './live-operations.js';
 
 const COLUMNS = [
   ['count', 'Calls', count], ['errors', 'Errors', count], ['mean', 'Mean', duration], ['p50', 'p50', duration],
@@ -13,9 +14,13 @@ const COLUMNS = [
 const SHOWN = 200;
 
 export async function operationsView({params, navigate}) {
+  // the live range needs a collector; /api/live-operations says whether this server has one
+  const live = await get('/api/live-operations');
+  if (params.get('range') === 'live') return liveOperationsView({params, navigate, info: live});
   const ops = await get('/api/operations');
   const title = h('h2', {}, 'Operations');
-  if (!ops.length) return [title, empty('This log holds no completed execution: nothing to show. Record a run (for example with "sonde demo") and open its folder.')];
+  const bar = rangeBar(live, params, navigate);
+  if (!ops.length) return [title, bar, empty('This log holds no completed execution: nothing to show. Record a run (for example with "sonde demo") and open its folder.')];
   const selected = ops.find(o => o.operation === params.get('op')) ? params.get('op') : ops[0].operation;
   const filter = params.get('filter') || '';
   const all = params.get('all') === '1';
@@ -42,7 +47,7 @@ export async function operationsView({params, navigate}) {
     : null);
   const detail = h('section', {id: 'operation-detail', 'aria-live': 'polite'}, h('p', {class: 'loading'}, 'Loading the time series…'));
   fillDetail(detail, selected);
-  const parts = [title];
+  const parts = [title, bar];
   if (ops.length > SHOWN) parts.push(tools);
   if (!shown.length) parts.push(empty(`No operation contains "${filter}".`));
   parts.push(h('div', {class: 'split'}, shown.length ? table : null, detail));
