@@ -41,6 +41,14 @@ public final class BudgetController implements Runnable {
     public static final String EVENT = "sonde.budget.switch";
     /** Executions an interval needs before it gives a new writer cost per execution. */
     static final long WRITER_SAMPLE = 10_000;
+    /**
+     * The first interval (ms), when {@code budget.interval.ms} is longer: each next one is twice
+     * as long, up to {@code budget.interval.ms}. At the probe path's tens of nanoseconds per
+     * execution a busy thread makes millions of executions in 100 ms, far more than the
+     * {@value #WRITER_SAMPLE} a stable estimate needs, while a short program (H2's workload of
+     * 2.5 s) would have run most of its course before a first decision after a second.
+     */
+    static final long FIRST_INTERVAL_MS = 100;
     private static final String[] FIELDS = {"probe", "reason", "executions", "share", "mean_ns", "depth", "overhead"};
     private static final byte[] TYPES = {Format.FIELD_STRING, Format.FIELD_STRING, Format.FIELD_LONG, Format.FIELD_DOUBLE,
         Format.FIELD_LONG, Format.FIELD_DOUBLE, Format.FIELD_DOUBLE};
@@ -60,6 +68,8 @@ public final class BudgetController implements Runnable {
     /** Writer thread CPU per drained execution (ns), from the last interval with enough executions. */
     private volatile double writerNanos;
     private volatile String state = "calibrating";
+    private volatile int classesRewoven;
+    private volatile long rewovenMillis;
 
     // interval state (budget thread only)
     private ProbeTally.Totals previous;
@@ -71,6 +81,8 @@ public final class BudgetController implements Runnable {
     private int eventBytes;
     /** True for the interval after a switch: records drained late still show the old probes' cost. */
     private boolean settling;
+    /** The length of the interval being judged (ms), for the reasons. */
+    private long intervalMillis;
 
     private BudgetController(BudgetSettings settings, Pipeline pipeline, ProbeCatalog catalog,
             com.sun.management.OperatingSystemMXBean os, com.sun.management.ThreadMXBean threads) {
@@ -111,14 +123,15 @@ public final class BudgetController implements Runnable {
             openEvents();
             mark(tally.snapshot());
             state = "on";
-            long interval = TimeUnit.MILLISECONDS.toNanos(settings.intervalMillis());
+            intervalMillis = Math.min(FIRST_INTERVAL_MS, settings.intervalMillis());
             while (!pipeline.isClosed()) {
-                long until = System.nanoTime() + interval;
+                long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(intervalMillis);
                 while (System.nanoTime() - until < 0) {
                     TimeUnit.NANOSECONDS.sleep(until - System.nanoTime());
                 }
                 if (pipeline.isClosed()) break;
                 step();
+                intervalMillis = Math.min(2 * intervalMillis, settings.intervalMillis());
             }
             state = "stopped (monitor closed)";
         } catch (InterruptedException e) {
@@ -154,12 +167,18 @@ public final class BudgetController implements Runnable {
         long own = threads.getCurrentThreadCpuTime() - previousOwn;
         mark(now);
 
-        long total = 0;
-        for (int id = 0; id < now.size(); id++) total += delta(now.executions(), before.executions(), id);
+        long total = 0; // every execution drained: the writer's CPU time went to all of them
+        long live = 0; // those of probes still on: what switching off can still reduce
+        for (int id = 0; id < now.size(); id++) {
+            long e = delta(now.executions(), before.executions(), id);
+            total += e;
+            if (e > 0 && catalog.isEnabled(id)) live += e;
+        }
         double pair = pairNanos;
         if (total >= WRITER_SAMPLE) writerNanos = Math.max(0, writer) / (double) total;
         double unit = pair + writerNanos; // what one execution costs the process
-        double executions = total * unit;
+        // records of probes already off, drained late, are a cost past: not counted against the rest
+        double executions = live * unit;
         double application = Math.max(1, process - total * pair - Math.max(0, writer) - Math.max(0, own));
         overheadPercent = 100 * executions / application;
         // Switching probes off that cost X frees X for the application's threads, which (if busy)
@@ -171,7 +190,7 @@ public final class BudgetController implements Runnable {
             settling = false; // judged afresh from the next interval, which has only the new state
             return;
         }
-        if (excess <= 0 || total == 0) return;
+        if (excess <= 0 || live == 0) return;
 
         List<ProbeLoad> candidates = candidates(now, before, unit);
         List<ProbeLoad> off = BudgetPolicy.choose(candidates, excess, pair);
@@ -184,16 +203,25 @@ public final class BudgetController implements Runnable {
         for (ProbeLoad p : off) {
             Switch s = new Switch(p.name(), p.executions(), 100 * p.costNanos() / executions, p.meanNanos(), p.meanDepth(), overhead);
             String reason = reason(s);
-            catalog.switchMatching(p.name(), false, ProbeCatalog.Origin.BUDGET, "switched off by the overhead budget: " + reason);
+            // off at once (the switch check), then out of the code: a switched-off probe's check
+            // alone costs about a nanosecond per execution, more than 5 % of a method of a few ns
+            catalog.switchMatching(p.name(), false, ProbeCatalog.Origin.BUDGET,
+                    "switched off by the overhead budget and taken out of the code: " + reason);
             switched.add(s);
             record(s, reason);
             names.add(p.name());
         }
+        long t0 = System.nanoTime();
+        int classes = catalog.removeFromCode(names); // one re-transformation for the whole step
+        rewovenMillis += TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        classesRewoven += classes;
+        // the re-transformation's CPU on this thread is not the application's: start afresh after it
+        mark(tally.snapshot());
         settling = true;
         AgentLog.info(String.format(Locale.ROOT, "budget: monitoring cost %.1f %% of the application's CPU time, budget %s %%;"
-                + " switched off %d probe(s): %s", overhead, trim(settings.percent()), off.size(),
-                names.size() <= 5 ? String.join(", ", names) : String.join(", ", names.subList(0, 5)) + " and "
-                        + (names.size() - 5) + " more"));
+                + " switched off %d probe(s): %s; taken out of the code of %d class(es)", overhead, trim(settings.percent()),
+                off.size(), names.size() <= 5 ? String.join(", ", names) : String.join(", ", names.subList(0, 5))
+                        + " and " + (names.size() - 5) + " more", classes));
     }
 
     /** The probes the budget may switch off, grouped by name (a switch goes by name, overloads included). */
@@ -227,7 +255,7 @@ public final class BudgetController implements Runnable {
     private String reason(Switch s) {
         return String.format(Locale.ROOT, "over budget: monitoring cost %.1f %% of the application's CPU time,"
                 + " budget %s %%; this probe: %d executions in %d ms, %.1f %% of the cost, mean %s, depth %.1f", s.overhead(),
-                trim(settings.percent()), s.executions(), settings.intervalMillis(), s.share(),
+                trim(settings.percent()), s.executions(), intervalMillis, s.share(),
                 s.meanNanos() < 0 ? "not completed" : Math.round(s.meanNanos()) + " ns", s.depth());
     }
 
@@ -255,6 +283,7 @@ public final class BudgetController implements Runnable {
         out.add(String.format(Locale.ROOT, "budget.writer.ns=%.1f", writerNanos));
         out.add(String.format(Locale.ROOT, "budget.overhead.percent=%.2f", overheadPercent));
         out.add("budget.switched.off=" + switched.size());
+        out.add("budget.rewoven.classes=" + classesRewoven + " (" + rewovenMillis + " ms)");
         for (Switch s : switched) {
             out.add(String.format(Locale.ROOT, "budget.off %s executions=%d share=%.1f%% mean.ns=%s depth=%.1f", s.probe(),
                     s.executions(), s.share(), s.meanNanos() < 0 ? "-" : String.valueOf(Math.round(s.meanNanos())), s.depth()));

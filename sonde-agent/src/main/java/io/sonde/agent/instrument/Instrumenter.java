@@ -90,6 +90,7 @@ public final class Instrumenter {
         this.filter = filter;
         this.catalog = catalog;
         this.verbose = verbose;
+        catalog.onReweave(this::retransformNamed);
     }
 
     /** Where to report the progress of re-transforming loaded classes (call before {@link #install()}). */
@@ -264,6 +265,28 @@ public final class Instrumenter {
         }
     }
 
+    /**
+     * Re-transforms the loaded classes of these binary names (of every application loader) in one
+     * {@code retransformClasses} call, so that their code follows the catalogue's
+     * {@link ProbeCatalog#woven} (the overhead budget taking probes out, an operator putting them
+     * back). A class the JVM refuses is left as it is and reported, as at start-up.
+     *
+     * @return the number of classes handed to the JVM
+     */
+    int retransformNamed(Set<String> classNames) {
+        List<Class<?>> todo = new ArrayList<>();
+        for (Class<?> c : inst.getAllLoadedClasses()) {
+            ClassLoader loader = c.getClassLoader();
+            if (loader != null && loader != PLATFORM && classNames.contains(c.getName()) && inst.isModifiableClass(c)) {
+                todo.add(c);
+            }
+        }
+        if (!todo.isEmpty()) {
+            retransform(todo);
+        }
+        return todo.size();
+    }
+
     /** The loaded classes (of the application's loaders) that have worker loops ({@link WorkerLoops}). */
     private Set<Class<?>> loadedWithWorkerLoops() {
         Set<Class<?>> found = new java.util.HashSet<>();
@@ -300,11 +323,19 @@ public final class Instrumenter {
      * class no pattern can select costs a few string comparisons.
      */
     private final class AsmTransformer implements ClassFileTransformer {
-        private final ProbeWeaver.Probes probes = (name, signature) -> {
-            long t0 = stats.start();
-            int id = catalog.probeFor(name, signature);
-            stats.end(WeaveStats.Phase.PROBE_IDS, t0);
-            return id;
+        private final ProbeWeaver.Probes probes = new ProbeWeaver.Probes() {
+            @Override
+            public int probeFor(String name, String signature) {
+                long t0 = stats.start();
+                int id = catalog.probeFor(name, signature);
+                stats.end(WeaveStats.Phase.PROBE_IDS, t0);
+                return id;
+            }
+
+            @Override
+            public boolean weaves(String name) {
+                return catalog.woven(name);
+            }
         };
 
         @Override
@@ -406,6 +437,7 @@ public final class Instrumenter {
                 .and(not(isNative()))
                 .and(not(isBridge()))
                 .and(m -> filter.selects(className, m.getInternalName()))
+                .and(m -> catalog.woven(className + "." + m.getInternalName()))
                 .and(m -> !WorkerLoops.isLoop(className, m.getInternalName()));
     }
 
