@@ -2,6 +2,7 @@ package io.sonde.agent.budget;
 
 import io.sonde.agent.AgentLog;
 import io.sonde.agent.instrument.ProbeCatalog;
+import io.sonde.agent.instrument.WeaveStats;
 import io.sonde.core.buffer.ThreadBuffer;
 import io.sonde.core.pipeline.Pipeline;
 import io.sonde.core.pipeline.ProbeTally;
@@ -14,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * The overhead budget ({@code budget=PERCENT}): on a daemon thread of its own ("sonde-budget"),
@@ -60,7 +62,6 @@ public final class BudgetController implements Runnable {
     private final Pipeline pipeline;
     private final ProbeCatalog catalog;
     private final ProbeTally tally;
-    private final com.sun.management.OperatingSystemMXBean os;
     private final com.sun.management.ThreadMXBean threads;
     private final List<Switch> switched = new CopyOnWriteArrayList<>();
     private volatile double pairNanos = Double.NaN;
@@ -73,9 +74,10 @@ public final class BudgetController implements Runnable {
 
     // interval state (budget thread only)
     private ProbeTally.Totals previous;
-    private long previousProcess;
+    private ThreadsCpu applicationCpu;
+    private final LongSupplier weavingNanos;
+    private long previousWeaving;
     private long previousWriter;
-    private long previousOwn;
     private ThreadBuffer events;
     private int eventType;
     private int eventBytes;
@@ -85,31 +87,30 @@ public final class BudgetController implements Runnable {
     private long intervalMillis;
 
     private BudgetController(BudgetSettings settings, Pipeline pipeline, ProbeCatalog catalog,
-            com.sun.management.OperatingSystemMXBean os, com.sun.management.ThreadMXBean threads) {
+            com.sun.management.ThreadMXBean threads, LongSupplier weavingNanos) {
+        this.weavingNanos = weavingNanos;
         this.settings = settings;
         this.pipeline = pipeline;
         this.catalog = catalog;
-        this.os = os;
         this.threads = threads;
         this.tally = pipeline.enableProbeTally();
     }
 
     /**
      * Starts the budget if the pipeline's configuration sets one; returns null otherwise, or when
-     * this JVM cannot tell the process's CPU time (then says so on stderr).
+     * this JVM cannot tell its threads' CPU time (then says so on stderr).
      */
-    public static BudgetController startIfConfigured(Pipeline pipeline, ProbeCatalog catalog) {
+    public static BudgetController startIfConfigured(Pipeline pipeline, ProbeCatalog catalog, WeaveStats weaving) {
         BudgetSettings s = BudgetSettings.of(pipeline.config());
         if (s == null) return null;
-        java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
         java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        if (!(os instanceof com.sun.management.OperatingSystemMXBean cpu) || cpu.getProcessCpuTime() < 0
-                || !(mx instanceof com.sun.management.ThreadMXBean threads) || !mx.isThreadCpuTimeSupported()) {
-            AgentLog.info("budget=" + s.percent() + " ignored: this JVM does not report process and thread CPU time");
+        if (!(mx instanceof com.sun.management.ThreadMXBean threads) || !mx.isThreadCpuTimeSupported()) {
+            AgentLog.info("budget=" + s.percent() + " ignored: this JVM does not report its threads' CPU time");
             return null;
         }
         if (!mx.isThreadCpuTimeEnabled()) mx.setThreadCpuTimeEnabled(true);
-        BudgetController c = new BudgetController(s, pipeline, catalog, cpu, threads);
+        weaving.measureCpu(threads);
+        BudgetController c = new BudgetController(s, pipeline, catalog, threads, weaving::weavingCpuNanos);
         Thread t = new Thread(c, "sonde-budget");
         t.setDaemon(true);
         t.start();
@@ -153,18 +154,19 @@ public final class BudgetController implements Runnable {
 
     private void mark(ProbeTally.Totals now) {
         previous = now;
-        previousProcess = os.getProcessCpuTime();
+        if (applicationCpu == null) applicationCpu = new ThreadsCpu(threads);
+        applicationCpu.sinceLast();
+        previousWeaving = weavingNanos.getAsLong();
         previousWriter = Math.max(0, threads.getThreadCpuTime(pipeline.writerThreadId()));
-        previousOwn = threads.getCurrentThreadCpuTime();
     }
 
     /** One interval: estimate, compare, and switch off what the policy picks. */
     void step() {
         ProbeTally.Totals now = tally.snapshot();
         ProbeTally.Totals before = previous;
-        long process = os.getProcessCpuTime() - previousProcess;
+        long javaThreads = applicationCpu.sinceLast(pipeline.writerThreadId(), Thread.currentThread().getId());
+        long weaving = weavingNanos.getAsLong() - previousWeaving; // the agent's, on the threads that load classes
         long writer = Math.max(0, threads.getThreadCpuTime(pipeline.writerThreadId())) - previousWriter;
-        long own = threads.getCurrentThreadCpuTime() - previousOwn;
         mark(now);
 
         long total = 0; // every execution drained: the writer's CPU time went to all of them
@@ -179,7 +181,7 @@ public final class BudgetController implements Runnable {
         double unit = pair + writerNanos; // what one execution costs the process
         // records of probes already off, drained late, are a cost past: not counted against the rest
         double executions = live * unit;
-        double application = Math.max(1, process - total * pair - Math.max(0, writer) - Math.max(0, own));
+        double application = Math.max(1, javaThreads - weaving - total * pair);
         overheadPercent = 100 * executions / application;
         // Switching probes off that cost X frees X for the application's threads, which (if busy)
         // use it: under budget once C - X <= b (A + X), so X >= (C - b A) / (1 + b). An application
@@ -200,17 +202,21 @@ public final class BudgetController implements Runnable {
         }
         double overhead = overheadPercent;
         List<String> names = new ArrayList<>();
+        Map<String, String> why = new LinkedHashMap<>();
+        List<Switch> step = new ArrayList<>();
         for (ProbeLoad p : off) {
             Switch s = new Switch(p.name(), p.executions(), 100 * p.costNanos() / executions, p.meanNanos(), p.meanDepth(), overhead);
-            String reason = reason(s);
-            // off at once (the switch check), then out of the code: a switched-off probe's check
-            // alone costs about a nanosecond per execution, more than 5 % of a method of a few ns
-            catalog.switchMatching(p.name(), false, ProbeCatalog.Origin.BUDGET,
-                    "switched off by the overhead budget and taken out of the code: " + reason);
-            switched.add(s);
-            record(s, reason);
+            why.put(p.name(), reason(s));
+            step.add(s);
             names.add(p.name());
         }
+        // off at once (the switch check), then out of the code: a switched-off probe's check
+        // alone costs about a nanosecond per execution, more than 5 % of a method of a few ns
+        Map<String, String> rules = new LinkedHashMap<>();
+        why.forEach((name, reason) -> rules.put(name, "switched off by the overhead budget and taken out of the code: " + reason));
+        catalog.switchOff(rules, ProbeCatalog.Origin.BUDGET);
+        switched.addAll(step);
+        for (Switch s : step) record(s, why.get(s.probe()));
         long t0 = System.nanoTime();
         int classes = catalog.removeFromCode(names); // one re-transformation for the whole step
         rewovenMillis += TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);

@@ -39,7 +39,15 @@ public final class ProbeCatalog {
      * A switch by pattern, kept so that probes woven later follow it and so that a listing can say
      * who set a probe's state ({@code origin}) and why, in words.
      */
-    public record SwitchRule(Glob glob, String pattern, boolean enabled, Origin origin, String why) {}
+    public record SwitchRule(Glob glob, String pattern, boolean enabled, Origin origin, String why) {
+        /**
+         * True when the rule applies to the probe name. A pattern without wildcards (the budget's,
+         * one per probe, hundreds on a library) is compared as a string, not run as an automaton.
+         */
+        public boolean matches(String name) {
+            return pattern.indexOf('*') < 0 && pattern.indexOf('?') < 0 ? pattern.equals(name) : glob.matches(name);
+        }
+    }
 
     /** Who made a switch rule. */
     public enum Origin {
@@ -134,7 +142,7 @@ public final class ProbeCatalog {
             Probe p = new Probe(id, name, signature);
             for (int i = switchRules.size() - 1; i >= 0; i--) {
                 SwitchRule r = switchRules.get(i);
-                if (r.glob().matches(name)) {
+                if (r.matches(name)) {
                     registry.setEnabled(id, r.enabled());
                     break;
                 }
@@ -157,12 +165,13 @@ public final class ProbeCatalog {
      */
     public int switchMatching(String pattern, boolean enabled, Origin origin, String why) {
         Glob g = Glob.of(pattern);
+        SwitchRule rule = new SwitchRule(g, pattern, enabled, origin, why);
         int changed;
         synchronized (this) {
-            switchRules.add(new SwitchRule(g, pattern, enabled, origin, why));
+            switchRules.add(rule);
             changed = 0;
             for (Probe p : inOrder) {
-                if (g.matches(p.name()) && registry.isEnabled(p.id()) != enabled) {
+                if (rule.matches(p.name()) && registry.isEnabled(p.id()) != enabled) {
                     registry.setEnabled(p.id(), enabled);
                     changed++;
                 }
@@ -173,12 +182,33 @@ public final class ProbeCatalog {
             // lock: the re-transformation registers probes, and classes load meanwhile)
             Set<String> classes = new TreeSet<>();
             for (String name : unwoven) {
-                if (g.matches(name) && unwoven.remove(name)) {
+                if (rule.matches(name) && unwoven.remove(name)) {
                     classes.add(classOf(name));
                 }
             }
             if (!classes.isEmpty()) {
                 reweaver.reweave(classes);
+            }
+        }
+        return changed;
+    }
+
+    /**
+     * Switches off the probes of these exact names (all overloads), each with its own reason: one
+     * pass over the catalogue for the whole batch (the budget switches hundreds at once on a
+     * library, and class loading waits for this lock). Returns how many probes changed state.
+     *
+     * @param why the reason per probe name, in the order the rules are to be added
+     */
+    public synchronized int switchOff(Map<String, String> why, Origin origin) {
+        for (Map.Entry<String, String> e : why.entrySet()) {
+            switchRules.add(new SwitchRule(Glob.of(e.getKey()), e.getKey(), false, origin, e.getValue()));
+        }
+        int changed = 0;
+        for (Probe p : inOrder) {
+            if (why.containsKey(p.name()) && registry.isEnabled(p.id())) {
+                registry.setEnabled(p.id(), false);
+                changed++;
             }
         }
         return changed;
@@ -200,7 +230,7 @@ public final class ProbeCatalog {
     public SwitchRule lastSwitch(String name) {
         for (int i = switchRules.size() - 1; i >= 0; i--) {
             SwitchRule r = switchRules.get(i);
-            if (r.glob().matches(name)) return r;
+            if (r.matches(name)) return r;
         }
         return null;
     }
