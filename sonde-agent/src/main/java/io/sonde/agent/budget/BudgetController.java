@@ -19,9 +19,13 @@ import java.util.function.LongSupplier;
 
 /**
  * The overhead budget ({@code budget=PERCENT}): on a daemon thread of its own ("sonde-budget"),
- * never on the probe path, it compares every {@code budget.interval.ms} what monitoring cost with
- * the application's own CPU time, and when over budget switches off the probes that cost most and
- * tell least ({@link BudgetPolicy}), in steps, one step per interval, until under.
+ * never on the probe path, it compares what monitoring cost with the application's own CPU time
+ * (first after {@value #FIRST_INTERVAL_MS} ms, then at intervals doubling up to {@code
+ * budget.interval.ms}), and when over budget switches off the probes that cost most and tell least
+ * ({@link BudgetPolicy}), in steps, one step per interval, until under. Switched off means taken
+ * out of the code: the classes that hold them are re-transformed without them, in one batch per
+ * step ({@link ProbeCatalog#removeFromCode}); their switch check alone would cost more than a
+ * budget of a few percent on a library of methods of a few nanoseconds.
  *
  * <p>The estimate per interval: each execution costs the calibrated cost of an enter+exit pair on
  * the application's thread ({@link PairCost}) plus the writer thread's CPU time per execution
@@ -29,8 +33,10 @@ import java.util.function.LongSupplier;
  * {@value #WRITER_SAMPLE} executions and kept until the next such interval); executions are
  * counted per probe by the writer thread ({@link ProbeTally}). That cost of the executions is what
  * the budget compares and what switching probes off reduces; what the agent costs regardless (the
- * writer's idle polling, this thread) is not put on any probe's account. The application's CPU time
- * is the process's CPU time minus the writer's, this thread's and the estimated probe path.
+ * writer's idle polling, this thread) is not put on any probe's account, nor are records of probes
+ * already off that the writer drains late. The application's CPU time is its Java threads' ({@link
+ * ThreadsCpu}: not the JIT compiler's or the garbage collector's) other than the writer and this
+ * one, minus the weaver's CPU time on them and the estimated probe path.
  *
  * <p>Every switch is recorded: an event {@value #EVENT} in the log (fields probe, reason,
  * executions, share, mean_ns, depth, overhead), one line on stderr per step, and lines in the

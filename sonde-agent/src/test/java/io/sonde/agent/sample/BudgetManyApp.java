@@ -1,9 +1,6 @@
 package io.sonde.agent.sample;
 
 import io.sonde.core.control.ProbeControlMBean;
-import java.lang.management.ManagementFactory;
-import javax.management.JMX;
-import javax.management.ObjectName;
 
 /**
  * The application of the budget's re-weaving test, in a JVM of its own under the agent: a CPU-bound
@@ -105,16 +102,12 @@ public final class BudgetManyApp {
             steps++;
         }
         System.out.println("phase1 " + steps + " sink " + s);
-        ProbeControlMBean probes = JMX.newMBeanProxy(ManagementFactory.getPlatformMBeanServer(),
-                new ObjectName(ProbeControlMBean.OBJECT_NAME), ProbeControlMBean.class);
+        ProbeControlMBean probes = BudgetApp.probes();
         for (String line : probes.getCounters()) System.out.println("settled " + line);
         probes.enable(Tiny.class.getName() + ".t0");
         Cold.marker();
         for (int i = 0; i < AFTER_ENABLE; i++) s = Root.step(s);
         System.out.println("sink " + s);
-        for (String line : probes.list()) System.out.println("probe " + line);
-        for (String line : probes.getCounters()) System.out.println("counter " + line);
-        System.out.println("done");
-        System.out.flush();
+        BudgetApp.printProbesAndCounters(probes);
     }
 }
