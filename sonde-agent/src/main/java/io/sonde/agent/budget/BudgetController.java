@@ -77,6 +77,8 @@ public final class BudgetController implements Runnable {
     private volatile String state = "calibrating";
     private volatile int classesRewoven;
     private volatile long rewovenMillis;
+    /** This thread's CPU time so far (ns): calibrating, deciding and re-transforming. */
+    private volatile long ownCpu;
 
     // interval state (budget thread only)
     private ProbeTally.Totals previous;
@@ -160,6 +162,7 @@ public final class BudgetController implements Runnable {
 
     private void mark(ProbeTally.Totals now) {
         previous = now;
+        ownCpu = threads.getCurrentThreadCpuTime();
         if (applicationCpu == null) applicationCpu = new ThreadsCpu(threads);
         applicationCpu.sinceLast();
         previousWeaving = weavingNanos.getAsLong();
@@ -296,6 +299,7 @@ public final class BudgetController implements Runnable {
         out.add(String.format(Locale.ROOT, "budget.overhead.percent=%.2f", overheadPercent));
         out.add("budget.switched.off=" + switched.size());
         out.add("budget.rewoven.classes=" + classesRewoven + " (" + rewovenMillis + " ms)");
+        out.add("budget.cpu.ms=" + TimeUnit.NANOSECONDS.toMillis(ownCpu));
         for (Switch s : switched) {
             out.add(String.format(Locale.ROOT, "budget.off %s executions=%d share=%.1f%% mean.ns=%s depth=%.1f", s.probe(),
                     s.executions(), s.share(), s.meanNanos() < 0 ? "-" : String.valueOf(Math.round(s.meanNanos())), s.depth()));
