@@ -117,7 +117,7 @@ public final class AgentRuntime {
             instrumenter.onProgress((woven, total) -> publishWeaving(new AgentState.Weaving(false, woven, total, 0)));
         }
         phases.end("setup");
-        BudgetController budget = startBudget(catalog);
+        BudgetController budget = startBudget(catalog, stats);
         CoreBinding.startObserve();
         CoreBinding.startPrometheus();
         phases.end("endpoints");
@@ -247,9 +247,9 @@ public final class AgentRuntime {
     }
 
     /** The overhead budget ({@code budget=PERCENT}), or null when off or unavailable. */
-    private static BudgetController startBudget(ProbeCatalog catalog) {
+    private static BudgetController startBudget(ProbeCatalog catalog, WeaveStats stats) {
         try {
-            return BudgetController.startIfConfigured(CoreBinding.pipeline(), catalog);
+            return BudgetController.startIfConfigured(CoreBinding.pipeline(), catalog, stats);
         } catch (RuntimeException | LinkageError e) {
             AgentLog.info("the overhead budget could not start, probes stay as they are: " + e);
             return null;

@@ -2,6 +2,7 @@ package io.sonde.agent.budget;
 
 import io.sonde.agent.AgentLog;
 import io.sonde.agent.instrument.ProbeCatalog;
+import io.sonde.agent.instrument.WeaveStats;
 import io.sonde.core.buffer.ThreadBuffer;
 import io.sonde.core.pipeline.Pipeline;
 import io.sonde.core.pipeline.ProbeTally;
@@ -14,12 +15,17 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * The overhead budget ({@code budget=PERCENT}): on a daemon thread of its own ("sonde-budget"),
- * never on the probe path, it compares every {@code budget.interval.ms} what monitoring cost with
- * the application's own CPU time, and when over budget switches off the probes that cost most and
- * tell least ({@link BudgetPolicy}), in steps, one step per interval, until under.
+ * never on the probe path, it compares what monitoring cost with the application's own CPU time
+ * (first after {@value #FIRST_INTERVAL_MS} ms, then at intervals doubling up to {@code
+ * budget.interval.ms}), and when over budget switches off the probes that cost most and tell least
+ * ({@link BudgetPolicy}), in steps, one step per interval, until under. Switched off means taken
+ * out of the code: the classes that hold them are re-transformed without them, in one batch per
+ * step ({@link ProbeCatalog#removeFromCode}); their switch check alone would cost more than a
+ * budget of a few percent on a library of methods of a few nanoseconds.
  *
  * <p>The estimate per interval: each execution costs the calibrated cost of an enter+exit pair on
  * the application's thread ({@link PairCost}) plus the writer thread's CPU time per execution
@@ -27,8 +33,10 @@ import java.util.concurrent.TimeUnit;
  * {@value #WRITER_SAMPLE} executions and kept until the next such interval); executions are
  * counted per probe by the writer thread ({@link ProbeTally}). That cost of the executions is what
  * the budget compares and what switching probes off reduces; what the agent costs regardless (the
- * writer's idle polling, this thread) is not put on any probe's account. The application's CPU time
- * is the process's CPU time minus the writer's, this thread's and the estimated probe path.
+ * writer's idle polling, this thread) is not put on any probe's account, nor are records of probes
+ * already off that the writer drains late. The application's CPU time is its Java threads' ({@link
+ * ThreadsCpu}: not the JIT compiler's or the garbage collector's) other than the writer and this
+ * one, minus the weaver's CPU time on them and the estimated probe path.
  *
  * <p>Every switch is recorded: an event {@value #EVENT} in the log (fields probe, reason,
  * executions, share, mean_ns, depth, overhead), one line on stderr per step, and lines in the
@@ -41,6 +49,14 @@ public final class BudgetController implements Runnable {
     public static final String EVENT = "sonde.budget.switch";
     /** Executions an interval needs before it gives a new writer cost per execution. */
     static final long WRITER_SAMPLE = 10_000;
+    /**
+     * The first interval (ms), when {@code budget.interval.ms} is longer: each next one is twice
+     * as long, up to {@code budget.interval.ms}. At the probe path's tens of nanoseconds per
+     * execution a busy thread makes millions of executions in 100 ms, far more than the
+     * {@value #WRITER_SAMPLE} a stable estimate needs, while a short program (H2's workload of
+     * 2.5 s) would have run most of its course before a first decision after a second.
+     */
+    static final long FIRST_INTERVAL_MS = 100;
     private static final String[] FIELDS = {"probe", "reason", "executions", "share", "mean_ns", "depth", "overhead"};
     private static final byte[] TYPES = {Format.FIELD_STRING, Format.FIELD_STRING, Format.FIELD_LONG, Format.FIELD_DOUBLE,
         Format.FIELD_LONG, Format.FIELD_DOUBLE, Format.FIELD_DOUBLE};
@@ -52,7 +68,6 @@ public final class BudgetController implements Runnable {
     private final Pipeline pipeline;
     private final ProbeCatalog catalog;
     private final ProbeTally tally;
-    private final com.sun.management.OperatingSystemMXBean os;
     private final com.sun.management.ThreadMXBean threads;
     private final List<Switch> switched = new CopyOnWriteArrayList<>();
     private volatile double pairNanos = Double.NaN;
@@ -60,44 +75,50 @@ public final class BudgetController implements Runnable {
     /** Writer thread CPU per drained execution (ns), from the last interval with enough executions. */
     private volatile double writerNanos;
     private volatile String state = "calibrating";
+    private volatile int classesRewoven;
+    private volatile long rewovenMillis;
+    /** This thread's CPU time so far (ns): calibrating, deciding and re-transforming. */
+    private volatile long ownCpu;
 
     // interval state (budget thread only)
     private ProbeTally.Totals previous;
-    private long previousProcess;
+    private ThreadsCpu applicationCpu;
+    private final LongSupplier weavingNanos;
+    private long previousWeaving;
     private long previousWriter;
-    private long previousOwn;
     private ThreadBuffer events;
     private int eventType;
     private int eventBytes;
     /** True for the interval after a switch: records drained late still show the old probes' cost. */
     private boolean settling;
+    /** The length of the interval being judged (ms), for the reasons. */
+    private long intervalMillis;
 
     private BudgetController(BudgetSettings settings, Pipeline pipeline, ProbeCatalog catalog,
-            com.sun.management.OperatingSystemMXBean os, com.sun.management.ThreadMXBean threads) {
+            com.sun.management.ThreadMXBean threads, LongSupplier weavingNanos) {
+        this.weavingNanos = weavingNanos;
         this.settings = settings;
         this.pipeline = pipeline;
         this.catalog = catalog;
-        this.os = os;
         this.threads = threads;
         this.tally = pipeline.enableProbeTally();
     }
 
     /**
      * Starts the budget if the pipeline's configuration sets one; returns null otherwise, or when
-     * this JVM cannot tell the process's CPU time (then says so on stderr).
+     * this JVM cannot tell its threads' CPU time (then says so on stderr).
      */
-    public static BudgetController startIfConfigured(Pipeline pipeline, ProbeCatalog catalog) {
+    public static BudgetController startIfConfigured(Pipeline pipeline, ProbeCatalog catalog, WeaveStats weaving) {
         BudgetSettings s = BudgetSettings.of(pipeline.config());
         if (s == null) return null;
-        java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
         java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        if (!(os instanceof com.sun.management.OperatingSystemMXBean cpu) || cpu.getProcessCpuTime() < 0
-                || !(mx instanceof com.sun.management.ThreadMXBean threads) || !mx.isThreadCpuTimeSupported()) {
-            AgentLog.info("budget=" + s.percent() + " ignored: this JVM does not report process and thread CPU time");
+        if (!(mx instanceof com.sun.management.ThreadMXBean threads) || !mx.isThreadCpuTimeSupported()) {
+            AgentLog.info("budget=" + s.percent() + " ignored: this JVM does not report its threads' CPU time");
             return null;
         }
         if (!mx.isThreadCpuTimeEnabled()) mx.setThreadCpuTimeEnabled(true);
-        BudgetController c = new BudgetController(s, pipeline, catalog, cpu, threads);
+        weaving.measureCpu(threads);
+        BudgetController c = new BudgetController(s, pipeline, catalog, threads, weaving::weavingCpuNanos);
         Thread t = new Thread(c, "sonde-budget");
         t.setDaemon(true);
         t.start();
@@ -111,14 +132,15 @@ public final class BudgetController implements Runnable {
             openEvents();
             mark(tally.snapshot());
             state = "on";
-            long interval = TimeUnit.MILLISECONDS.toNanos(settings.intervalMillis());
+            intervalMillis = Math.min(FIRST_INTERVAL_MS, settings.intervalMillis());
             while (!pipeline.isClosed()) {
-                long until = System.nanoTime() + interval;
+                long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(intervalMillis);
                 while (System.nanoTime() - until < 0) {
                     TimeUnit.NANOSECONDS.sleep(until - System.nanoTime());
                 }
                 if (pipeline.isClosed()) break;
                 step();
+                intervalMillis = Math.min(2 * intervalMillis, settings.intervalMillis());
             }
             state = "stopped (monitor closed)";
         } catch (InterruptedException e) {
@@ -140,27 +162,35 @@ public final class BudgetController implements Runnable {
 
     private void mark(ProbeTally.Totals now) {
         previous = now;
-        previousProcess = os.getProcessCpuTime();
+        ownCpu = threads.getCurrentThreadCpuTime();
+        if (applicationCpu == null) applicationCpu = new ThreadsCpu(threads);
+        applicationCpu.sinceLast();
+        previousWeaving = weavingNanos.getAsLong();
         previousWriter = Math.max(0, threads.getThreadCpuTime(pipeline.writerThreadId()));
-        previousOwn = threads.getCurrentThreadCpuTime();
     }
 
     /** One interval: estimate, compare, and switch off what the policy picks. */
     void step() {
         ProbeTally.Totals now = tally.snapshot();
         ProbeTally.Totals before = previous;
-        long process = os.getProcessCpuTime() - previousProcess;
+        long javaThreads = applicationCpu.sinceLast(pipeline.writerThreadId(), Thread.currentThread().getId());
+        long weaving = weavingNanos.getAsLong() - previousWeaving; // the agent's, on the threads that load classes
         long writer = Math.max(0, threads.getThreadCpuTime(pipeline.writerThreadId())) - previousWriter;
-        long own = threads.getCurrentThreadCpuTime() - previousOwn;
         mark(now);
 
-        long total = 0;
-        for (int id = 0; id < now.size(); id++) total += delta(now.executions(), before.executions(), id);
+        long total = 0; // every execution drained: the writer's CPU time went to all of them
+        long live = 0; // those of probes still on: what switching off can still reduce
+        for (int id = 0; id < now.size(); id++) {
+            long e = delta(now.executions(), before.executions(), id);
+            total += e;
+            if (e > 0 && catalog.isEnabled(id)) live += e;
+        }
         double pair = pairNanos;
         if (total >= WRITER_SAMPLE) writerNanos = Math.max(0, writer) / (double) total;
         double unit = pair + writerNanos; // what one execution costs the process
-        double executions = total * unit;
-        double application = Math.max(1, process - total * pair - Math.max(0, writer) - Math.max(0, own));
+        // records of probes already off, drained late, are a cost past: not counted against the rest
+        double executions = live * unit;
+        double application = Math.max(1, javaThreads - weaving - total * pair);
         overheadPercent = 100 * executions / application;
         // Switching probes off that cost X frees X for the application's threads, which (if busy)
         // use it: under budget once C - X <= b (A + X), so X >= (C - b A) / (1 + b). An application
@@ -171,7 +201,7 @@ public final class BudgetController implements Runnable {
             settling = false; // judged afresh from the next interval, which has only the new state
             return;
         }
-        if (excess <= 0 || total == 0) return;
+        if (excess <= 0 || live == 0) return;
 
         List<ProbeLoad> candidates = candidates(now, before, unit);
         List<ProbeLoad> off = BudgetPolicy.choose(candidates, excess, pair);
@@ -181,19 +211,32 @@ public final class BudgetController implements Runnable {
         }
         double overhead = overheadPercent;
         List<String> names = new ArrayList<>();
+        Map<String, String> why = new LinkedHashMap<>();
+        List<Switch> step = new ArrayList<>();
         for (ProbeLoad p : off) {
             Switch s = new Switch(p.name(), p.executions(), 100 * p.costNanos() / executions, p.meanNanos(), p.meanDepth(), overhead);
-            String reason = reason(s);
-            catalog.switchMatching(p.name(), false, ProbeCatalog.Origin.BUDGET, "switched off by the overhead budget: " + reason);
-            switched.add(s);
-            record(s, reason);
+            why.put(p.name(), reason(s));
+            step.add(s);
             names.add(p.name());
         }
+        // off at once (the switch check), then out of the code: a switched-off probe's check
+        // alone costs about a nanosecond per execution, more than 5 % of a method of a few ns
+        Map<String, String> rules = new LinkedHashMap<>();
+        why.forEach((name, reason) -> rules.put(name, "switched off by the overhead budget and taken out of the code: " + reason));
+        catalog.switchOff(rules, ProbeCatalog.Origin.BUDGET);
+        switched.addAll(step);
+        for (Switch s : step) record(s, why.get(s.probe()));
+        long t0 = System.nanoTime();
+        int classes = catalog.removeFromCode(names); // one re-transformation for the whole step
+        rewovenMillis += TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        classesRewoven += classes;
+        // the re-transformation's CPU on this thread is not the application's: start afresh after it
+        mark(tally.snapshot());
         settling = true;
         AgentLog.info(String.format(Locale.ROOT, "budget: monitoring cost %.1f %% of the application's CPU time, budget %s %%;"
-                + " switched off %d probe(s): %s", overhead, trim(settings.percent()), off.size(),
-                names.size() <= 5 ? String.join(", ", names) : String.join(", ", names.subList(0, 5)) + " and "
-                        + (names.size() - 5) + " more"));
+                + " switched off %d probe(s): %s; taken out of the code of %d class(es)", overhead, trim(settings.percent()),
+                off.size(), names.size() <= 5 ? String.join(", ", names) : String.join(", ", names.subList(0, 5))
+                        + " and " + (names.size() - 5) + " more", classes));
     }
 
     /** The probes the budget may switch off, grouped by name (a switch goes by name, overloads included). */
@@ -227,7 +270,7 @@ public final class BudgetController implements Runnable {
     private String reason(Switch s) {
         return String.format(Locale.ROOT, "over budget: monitoring cost %.1f %% of the application's CPU time,"
                 + " budget %s %%; this probe: %d executions in %d ms, %.1f %% of the cost, mean %s, depth %.1f", s.overhead(),
-                trim(settings.percent()), s.executions(), settings.intervalMillis(), s.share(),
+                trim(settings.percent()), s.executions(), intervalMillis, s.share(),
                 s.meanNanos() < 0 ? "not completed" : Math.round(s.meanNanos()) + " ns", s.depth());
     }
 
@@ -255,6 +298,8 @@ public final class BudgetController implements Runnable {
         out.add(String.format(Locale.ROOT, "budget.writer.ns=%.1f", writerNanos));
         out.add(String.format(Locale.ROOT, "budget.overhead.percent=%.2f", overheadPercent));
         out.add("budget.switched.off=" + switched.size());
+        out.add("budget.rewoven.classes=" + classesRewoven + " (" + rewovenMillis + " ms)");
+        out.add("budget.cpu.ms=" + TimeUnit.NANOSECONDS.toMillis(ownCpu));
         for (Switch s : switched) {
             out.add(String.format(Locale.ROOT, "budget.off %s executions=%d share=%.1f%% mean.ns=%s depth=%.1f", s.probe(),
                     s.executions(), s.share(), s.meanNanos() < 0 ? "-" : String.valueOf(Math.round(s.meanNanos())), s.depth()));

@@ -94,6 +94,7 @@ public final class Instrumenter {
         this.filter = filter;
         this.catalog = catalog;
         this.verbose = verbose;
+        catalog.onReweave(this::retransformNamed);
     }
 
     /** Where to report the progress of re-transforming loaded classes (call before {@link #install()}). */
@@ -291,6 +292,28 @@ public final class Instrumenter {
         }
     }
 
+    /**
+     * Re-transforms the loaded classes of these binary names (of every application loader) in one
+     * {@code retransformClasses} call, so that their code follows the catalogue's
+     * {@link ProbeCatalog#woven} (the overhead budget taking probes out, an operator putting them
+     * back). A class the JVM refuses is left as it is and reported, as at start-up.
+     *
+     * @return the number of classes handed to the JVM
+     */
+    int retransformNamed(Set<String> classNames) {
+        List<Class<?>> todo = new ArrayList<>();
+        for (Class<?> c : inst.getAllLoadedClasses()) {
+            ClassLoader loader = c.getClassLoader();
+            if (loader != null && loader != PLATFORM && classNames.contains(c.getName()) && inst.isModifiableClass(c)) {
+                todo.add(c);
+            }
+        }
+        if (!todo.isEmpty()) {
+            retransform(todo);
+        }
+        return todo.size();
+    }
+
     /** True when the JVM refuses to re-transform {@code c} on its own (then counted and reported). */
     private boolean refusedAlone(Class<?> c) {
         try {
@@ -343,11 +366,19 @@ public final class Instrumenter {
      * class no pattern can select costs a few string comparisons.
      */
     private final class AsmTransformer implements ClassFileTransformer {
-        private final ProbeWeaver.Probes probes = (name, signature) -> {
-            long t0 = stats.start();
-            int id = catalog.probeFor(name, signature);
-            stats.end(WeaveStats.Phase.PROBE_IDS, t0);
-            return id;
+        private final ProbeWeaver.Probes probes = new ProbeWeaver.Probes() {
+            @Override
+            public int probeFor(String name, String signature) {
+                long t0 = stats.start();
+                int id = catalog.probeFor(name, signature);
+                stats.end(WeaveStats.Phase.PROBE_IDS, t0);
+                return id;
+            }
+
+            @Override
+            public boolean weaves(String name) {
+                return catalog.woven(name);
+            }
         };
 
         @Override
@@ -363,6 +394,15 @@ public final class Instrumenter {
             if (!asmCandidate(name)) {
                 return null;
             }
+            long cpu0 = stats.cpuStart(); // for the overhead budget: weaving is the agent's time, not the application's
+            try {
+                return weave(module, internalName, name, redefined, classFile);
+            } finally {
+                stats.cpuEnd(cpu0);
+            }
+        }
+
+        private byte[] weave(Module module, String internalName, String name, Class<?> redefined, byte[] classFile) {
             long t0 = System.nanoTime();
             byte[] woven;
             try {
@@ -452,6 +492,7 @@ public final class Instrumenter {
                 .and(not(isNative()))
                 .and(not(isBridge()))
                 .and(m -> filter.selects(className, m.getInternalName()))
+                .and(m -> catalog.woven(className + "." + m.getInternalName()))
                 .and(m -> !WorkerLoops.isLoop(className, m.getInternalName()));
     }
 

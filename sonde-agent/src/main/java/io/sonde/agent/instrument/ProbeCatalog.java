@@ -2,8 +2,11 @@ package io.sonde.agent.instrument;
 
 import io.sonde.agent.pattern.Glob;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -36,7 +39,15 @@ public final class ProbeCatalog {
      * A switch by pattern, kept so that probes woven later follow it and so that a listing can say
      * who set a probe's state ({@code origin}) and why, in words.
      */
-    public record SwitchRule(Glob glob, String pattern, boolean enabled, Origin origin, String why) {}
+    public record SwitchRule(Glob glob, String pattern, boolean enabled, Origin origin, String why) {
+        /**
+         * True when the rule applies to the probe name. A pattern without wildcards (the budget's,
+         * one per probe, hundreds on a library) is compared as a string, not run as an automaton.
+         */
+        public boolean matches(String name) {
+            return pattern.indexOf('*') < 0 && pattern.indexOf('?') < 0 ? pattern.equals(name) : glob.matches(name);
+        }
+    }
 
     /** Who made a switch rule. */
     public enum Origin {
@@ -53,9 +64,63 @@ public final class ProbeCatalog {
     // guarded by this; not copy-on-write: weaving a library adds thousands of probes one by one
     private final List<Probe> inOrder = new ArrayList<>();
     private final List<SwitchRule> switchRules = new CopyOnWriteArrayList<>();
+    /** Probe names whose methods the weaver leaves untouched (taken out of the code by the budget). */
+    private final Set<String> unwoven = ConcurrentHashMap.newKeySet();
+    private volatile Reweaver reweaver = classNames -> 0;
+
+    /**
+     * Re-transforms loaded classes so that their code follows {@link #woven}: the weaver's side of
+     * taking probes out of the code and putting them back.
+     */
+    public interface Reweaver {
+        /** Re-transforms the loaded classes of these binary names (every loader), in one batch; returns how many. */
+        int reweave(Set<String> classNames);
+    }
 
     public ProbeCatalog(Registry registry) {
         this.registry = registry;
+    }
+
+    /** Who re-transforms classes when probes leave or re-enter the code (the instrumenter sets itself). */
+    public void onReweave(Reweaver r) {
+        this.reweaver = r;
+    }
+
+    /**
+     * False when the method's probe was taken out of the code ({@link #removeFromCode}): the
+     * weaver then copies the method unchanged. Asked once per selected method while weaving.
+     */
+    public boolean woven(String name) {
+        return unwoven.isEmpty() || !unwoven.contains(name);
+    }
+
+    /**
+     * Takes the probes of these names (all overloads) out of the code: the weaver leaves their
+     * methods untouched from now on, and the loaded classes that hold them are re-transformed in
+     * one batch. The probes stay registered (their ids, their switch state and why) so that a
+     * listing still shows them, and an operator's switch on puts them back
+     * ({@link #switchMatching(String, boolean, Origin, String)}). Call after switching them off,
+     * so that no record is written between the decision and the re-transformation.
+     *
+     * @return the number of classes re-transformed
+     */
+    public int removeFromCode(Collection<String> names) {
+        Set<String> classes = new TreeSet<>();
+        for (String name : names) {
+            if (unwoven.add(name)) {
+                classes.add(classOf(name));
+            }
+        }
+        return classes.isEmpty() ? 0 : reweaver.reweave(classes);
+    }
+
+    /** The names taken out of the code, sorted. */
+    public Set<String> removedFromCode() {
+        return new TreeSet<>(unwoven);
+    }
+
+    private static String classOf(String probeName) {
+        return probeName.substring(0, probeName.lastIndexOf('.'));
     }
 
     /**
@@ -77,7 +142,7 @@ public final class ProbeCatalog {
             Probe p = new Probe(id, name, signature);
             for (int i = switchRules.size() - 1; i >= 0; i--) {
                 SwitchRule r = switchRules.get(i);
-                if (r.glob().matches(name)) {
+                if (r.matches(name)) {
                     registry.setEnabled(id, r.enabled());
                     break;
                 }
@@ -98,13 +163,51 @@ public final class ProbeCatalog {
      * Switches every probe whose name matches; returns how many changed state. {@code origin} and
      * {@code why} are what a probe listing shows for the probes whose state this rule set.
      */
-    public synchronized int switchMatching(String pattern, boolean enabled, Origin origin, String why) {
+    public int switchMatching(String pattern, boolean enabled, Origin origin, String why) {
         Glob g = Glob.of(pattern);
-        switchRules.add(new SwitchRule(g, pattern, enabled, origin, why));
+        SwitchRule rule = new SwitchRule(g, pattern, enabled, origin, why);
+        int changed;
+        synchronized (this) {
+            switchRules.add(rule);
+            changed = 0;
+            for (Probe p : inOrder) {
+                if (rule.matches(p.name()) && registry.isEnabled(p.id()) != enabled) {
+                    registry.setEnabled(p.id(), enabled);
+                    changed++;
+                }
+            }
+        }
+        if (enabled && !unwoven.isEmpty()) {
+            // switched on again: what the budget took out of the code goes back in (outside the
+            // lock: the re-transformation registers probes, and classes load meanwhile)
+            Set<String> classes = new TreeSet<>();
+            for (String name : unwoven) {
+                if (rule.matches(name) && unwoven.remove(name)) {
+                    classes.add(classOf(name));
+                }
+            }
+            if (!classes.isEmpty()) {
+                reweaver.reweave(classes);
+            }
+        }
+        return changed;
+    }
+
+    /**
+     * Switches off the probes of these exact names (all overloads), each with its own reason: one
+     * pass over the catalogue for the whole batch (the budget switches hundreds at once on a
+     * library, and class loading waits for this lock). Returns how many probes changed state.
+     *
+     * @param why the reason per probe name, in the order the rules are to be added
+     */
+    public synchronized int switchOff(Map<String, String> why, Origin origin) {
+        for (Map.Entry<String, String> e : why.entrySet()) {
+            switchRules.add(new SwitchRule(Glob.of(e.getKey()), e.getKey(), false, origin, e.getValue()));
+        }
         int changed = 0;
         for (Probe p : inOrder) {
-            if (g.matches(p.name()) && registry.isEnabled(p.id()) != enabled) {
-                registry.setEnabled(p.id(), enabled);
+            if (why.containsKey(p.name()) && registry.isEnabled(p.id())) {
+                registry.setEnabled(p.id(), false);
                 changed++;
             }
         }
@@ -127,7 +230,7 @@ public final class ProbeCatalog {
     public SwitchRule lastSwitch(String name) {
         for (int i = switchRules.size() - 1; i >= 0; i--) {
             SwitchRule r = switchRules.get(i);
-            if (r.glob().matches(name)) return r;
+            if (r.matches(name)) return r;
         }
         return null;
     }

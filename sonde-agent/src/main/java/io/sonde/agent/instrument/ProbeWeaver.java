@@ -39,6 +39,16 @@ final class ProbeWeaver {
     /** Assigns the probe id of a method (registers its probe). */
     interface Probes {
         int probeFor(String name, String signature);
+
+        /**
+         * False when the method's probe is to stay out of the code (the overhead budget took it
+         * out, {@link ProbeCatalog#removeFromCode}): the method is then copied unchanged.
+         *
+         * @param name the probe name {@code <class>.<method>}
+         */
+        default boolean weaves(String name) {
+            return true;
+        }
     }
 
     private ProbeWeaver() {}
@@ -185,7 +195,11 @@ final class ProbeWeaver {
             if (!filter.selects(className, name)) {
                 return mv;
             }
-            int id = probes.probeFor(className + "." + name, descriptor);
+            String probe = className + "." + name;
+            if (!probes.weaves(probe)) {
+                return mv;
+            }
+            int id = probes.probeFor(probe, descriptor);
             woven = true;
             return new ProbeMethod(mv, id, access, internalName, descriptor, maxLocals[index], frames);
         }

@@ -65,6 +65,8 @@ public final class WeaveStats {
     // guarded by this (a rare, short lock next to a millisecond of weaving).
     private final LongAdder wovenClasses = new LongAdder();
     private final LongAdder wovenNanos = new LongAdder();
+    private final LongAdder weavingCpu = new LongAdder();
+    private volatile java.lang.management.ThreadMXBean cpuClock;
     private final LongAdder failedClasses = new LongAdder();
     private final LongAdder refusedCalls = new LongAdder();
     private long maxNanos;
@@ -157,6 +159,34 @@ public final class WeaveStats {
             lines.add("weave.failed.class " + f);
         }
         return lines;
+    }
+
+    /**
+     * From now on, the CPU time of every call of the ASM weaver's transformer is added up
+     * ({@link #weavingCpuNanos}): the overhead budget subtracts it from the application's CPU time.
+     * Off until asked, so that an agent without a budget reads no thread clock per class.
+     */
+    public void measureCpu(java.lang.management.ThreadMXBean clock) {
+        cpuClock = clock;
+    }
+
+    /** The current thread's CPU time when measuring weaving's CPU time ({@link #measureCpu}), else -1. */
+    public long cpuStart() {
+        java.lang.management.ThreadMXBean c = cpuClock;
+        return c == null ? -1 : c.getCurrentThreadCpuTime();
+    }
+
+    /** Ends a transformer call begun at {@link #cpuStart}. */
+    public void cpuEnd(long start) {
+        java.lang.management.ThreadMXBean c = cpuClock;
+        if (start >= 0 && c != null) {
+            weavingCpu.add(Math.max(0, c.getCurrentThreadCpuTime() - start));
+        }
+    }
+
+    /** CPU time of the transformer calls since {@link #measureCpu} (ns, all threads). */
+    public long weavingCpuNanos() {
+        return weavingCpu.sum();
     }
 
     /** Classes woven so far. */

@@ -55,4 +55,38 @@ class ProbeCatalogTest {
         assertThat(cart.why()).isEqualTo("switched on at run time by pattern 'com.acme.*'");
         assertThat(c.lastSwitch("org.x.Y.run").origin()).isEqualTo(ProbeCatalog.Origin.CONFIGURATION);
     }
+
+    @Test
+    void probesTakenOutOfTheCodeStayListedAndASwitchOnPutsThemBackByReweavingTheirClasses() {
+        ProbeCatalog c = new ProbeCatalog(new FakeProbeRegistry());
+        java.util.List<java.util.Set<String>> rewoven = new java.util.ArrayList<>();
+        c.onReweave(classes -> {
+            rewoven.add(classes);
+            return classes.size();
+        });
+        int price = c.probeFor("com.acme.Shop.price", "(I)I");
+        c.probeFor("com.acme.Shop.price", "(J)I");
+        c.probeFor("com.acme.Cart.total", "()I");
+        assertThat(c.woven("com.acme.Shop.price")).isTrue();
+
+        c.switchMatching("com.acme.Shop.price", false, ProbeCatalog.Origin.BUDGET, "over budget");
+        assertThat(c.removeFromCode(List.of("com.acme.Shop.price", "com.acme.Cart.total"))).isEqualTo(2);
+        assertThat(rewoven).containsExactly(java.util.Set.of("com.acme.Shop", "com.acme.Cart")); // one batch
+        assertThat(c.woven("com.acme.Shop.price")).isFalse();
+        assertThat(c.woven("com.acme.Shop.other")).isTrue();
+        assertThat(c.removeFromCode(List.of("com.acme.Shop.price"))).as("already out: nothing to do").isZero();
+        assertThat(c.size()).as("still registered").isEqualTo(3);
+        assertThat(c.isEnabled(price)).isFalse();
+        assertThat(c.removedFromCode()).containsExactly("com.acme.Cart.total", "com.acme.Shop.price");
+
+        rewoven.clear();
+        c.switchMatching("com.acme.Shop.*", true);
+        assertThat(rewoven).containsExactly(java.util.Set.of("com.acme.Shop"));
+        assertThat(c.woven("com.acme.Shop.price")).isTrue();
+        assertThat(c.isEnabled(price)).isTrue();
+        assertThat(c.woven("com.acme.Cart.total")).as("not switched on: stays out").isFalse();
+        rewoven.clear();
+        c.switchMatching("com.acme.*", false);
+        assertThat(rewoven).as("switching off re-weaves nothing").isEmpty();
+    }
 }

@@ -67,6 +67,63 @@ class ProbeWeaverTest {
     }
 
     @Test
+    void methodsTakenOutOfTheCodeAreCopiedUnchangedAndAClassWithNoneLeftIsNotWoven() throws Exception {
+        MethodFilter all = new MethodFilter(List.of(Rule.include("io.sonde.agent.sample.WeaveShapes*")));
+        List<String> registered = new ArrayList<>();
+        ProbeWeaver.Probes allButAdd = new ProbeWeaver.Probes() {
+            @Override
+            public int probeFor(String name, String signature) {
+                registered.add(name);
+                return registered.size();
+            }
+
+            @Override
+            public boolean weaves(String name) {
+                return !name.equals(SHAPES + ".add");
+            }
+        };
+        Map<String, byte[]> woven = wovenSamples(all, allButAdd);
+        assertThat(registered).contains(SHAPES + ".wide").doesNotContain(SHAPES + ".add");
+        assertThat(Class.forName(SHAPES, true, isolated(woven)).getMethod("digest").invoke(null))
+                .isEqualTo(WeaveShapes.digest());
+        // add's code is the original's: the woven class calls Probes only from the other methods
+        assertThat(probeCalls(woven.get(SHAPES), "add")).isZero();
+        assertThat(probeCalls(woven.get(SHAPES), "wide")).isPositive();
+
+        ProbeWeaver.Probes none = new ProbeWeaver.Probes() {
+            @Override
+            public int probeFor(String name, String signature) {
+                throw new AssertionError("no probe may be registered: " + name);
+            }
+
+            @Override
+            public boolean weaves(String name) {
+                return false;
+            }
+        };
+        assertThat(ProbeWeaver.weave(classFile(SHAPE), SHAPE, all, none)).as("nothing left to weave").isNull();
+    }
+
+    /** The calls to Sonde's {@code Probes} in the code of the methods named {@code method}. */
+    private static int probeCalls(byte[] classFile, String method) {
+        int[] calls = {0};
+        new net.bytebuddy.jar.asm.ClassReader(classFile).accept(new net.bytebuddy.jar.asm.ClassVisitor(net.bytebuddy.jar.asm.Opcodes.ASM9) {
+            @Override
+            public net.bytebuddy.jar.asm.MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
+                    String[] exceptions) {
+                if (!name.equals(method)) return null;
+                return new net.bytebuddy.jar.asm.MethodVisitor(net.bytebuddy.jar.asm.Opcodes.ASM9) {
+                    @Override
+                    public void visitMethodInsn(int opcode, String owner, String called, String desc, boolean itf) {
+                        if (owner.equals("io/sonde/core/probe/Probes")) calls[0]++;
+                    }
+                };
+            }
+        }, 0);
+        return calls[0];
+    }
+
+    @Test
     void largeProbeIdsAreWovenAsConstants() throws Exception {
         // ids beyond a short need ldc rather than sipush
         MethodFilter all = new MethodFilter(List.of(Rule.include("io.sonde.agent.sample.WeaveShapes*")));

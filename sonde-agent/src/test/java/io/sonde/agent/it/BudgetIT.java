@@ -2,6 +2,7 @@ package io.sonde.agent.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sonde.agent.sample.BudgetManyApp;
 import io.sonde.agent.testing.AgentJvm;
 import io.sonde.format.Format;
 import io.sonde.format.read.AgentLog;
@@ -35,49 +36,82 @@ class BudgetIT {
     record Run(Set<String> off, Set<String> on, List<String> counters, List<Map<String, Object>> events,
             Map<String, Long> entersAfterFirstSwitch, Map<String, Long> enters, String stderr) {}
 
-    private Run run(String budgetOptions) throws Exception {
+    /** What the app printed: its probe list (on, off), its counters (by prefix), and the agent's stderr. */
+    record Printed(Set<String> off, Set<String> on, Map<String, List<String>> lines, String stderr) {
+        List<String> lines(String prefix) {
+            return lines.getOrDefault(prefix, List.of());
+        }
+    }
+
+    /** Reads one record of the log (the reader positioned on it). */
+    interface RecordVisitor {
+        void visit(SondeReader r);
+    }
+
+    /**
+     * Runs {@code app} under the agent with {@code options} (the budget's and the file writer's
+     * are added) until it prints {@code done}; collects its {@code probe} lines, and every other
+     * line by its first word.
+     */
+    private Printed launch(String include, String app, String seconds, String budgetOptions) throws Exception {
         // block-forever: the run checks written == produced, which the default bounded wait does not promise under load
-        String options = "include=" + APP + "*,file.dir=" + dir + ",budget.interval.ms=250,policy=block-forever," + budgetOptions;
+        String options = "include=" + include + ",file.dir=" + dir + ",budget.interval.ms=250,policy=block-forever," + budgetOptions;
         Set<String> off = new TreeSet<>();
         Set<String> on = new TreeSet<>();
-        List<String> counters = new ArrayList<>();
-        String stderr;
-        try (AgentJvm p = AgentJvm.start(options, AgentProcess.TEST_CLASSES, "io.sonde.agent.sample.BudgetApp", "3")) {
+        Map<String, List<String>> lines = new HashMap<>();
+        try (AgentJvm p = AgentJvm.start(options, AgentProcess.TEST_CLASSES, app, seconds)) {
             String line;
             while (!(line = p.awaitLine("")).equals("done")) {
                 if (line.startsWith("probe ")) {
                     String[] f = line.split(" +"); // probe on|off id name signature
                     (f[1].equals("on") ? on : off).add(f[3]);
-                } else if (line.startsWith("counter ")) {
-                    counters.add(line.substring(8));
+                } else {
+                    int space = line.indexOf(' ');
+                    lines.computeIfAbsent(space < 0 ? line : line.substring(0, space), k -> new ArrayList<>())
+                            .add(space < 0 ? "" : line.substring(space + 1));
                 }
             }
             assertThat(p.awaitExit()).as(p.stderr()).isZero();
-            stderr = p.stderr();
+            return new Printed(off, on, lines, p.stderr());
         }
+    }
+
+    /** Reads the run's one log to its end, checks it is complete with nothing lost, and returns its switch events. */
+    private List<Map<String, Object>> scanLog(RecordVisitor visitor) throws IOException {
         List<Map<String, Object>> events = new ArrayList<>();
-        Map<String, Long> enters = new HashMap<>();
-        Map<String, Long> after = new HashMap<>();
         List<AgentLog> logs = SondeLogs.scan(dir);
         assertThat(logs).hasSize(1);
         try (SondeReader r = logs.get(0).open()) {
-            long firstSwitch = Long.MAX_VALUE;
             while (r.next()) {
                 if (r.type() == Format.EVENT && r.eventType().name().equals("sonde.budget.switch")) {
                     Map<String, Object> e = new HashMap<>();
                     for (int i = 0; i < r.eventType().fieldCount(); i++) e.put(r.eventType().fieldName(i), r.fieldValue(i));
+                    e.put("time", r.time());
                     events.add(e);
-                    firstSwitch = Math.min(firstSwitch, r.time());
-                } else if (r.type() == Format.ENTER) {
-                    enters.merge(r.probeName(), 1L, Long::sum);
-                    // a switch takes effect at the next enter; 50 ms is slack for the thread to see it
-                    if (firstSwitch != Long.MAX_VALUE && r.time() - firstSwitch > 50_000_000L) after.merge(r.probeName(), 1L, Long::sum);
                 }
+                visitor.visit(r);
             }
             assertThat(r.end().complete()).as(String.valueOf(r.end())).isTrue();
             assertThat(r.trailer().written()).isEqualTo(r.trailer().produced());
         }
-        return new Run(off, on, counters, events, after, enters, stderr);
+        return events;
+    }
+
+    private Run run(String budgetOptions) throws Exception {
+        Printed printed = launch(APP + "*", "io.sonde.agent.sample.BudgetApp", "3", budgetOptions);
+        Map<String, Long> enters = new HashMap<>();
+        Map<String, Long> after = new HashMap<>();
+        long[] firstSwitch = {Long.MAX_VALUE};
+        List<Map<String, Object>> events = scanLog(r -> {
+            if (r.type() == Format.EVENT && r.eventType().name().equals("sonde.budget.switch")) {
+                firstSwitch[0] = Math.min(firstSwitch[0], r.time());
+            } else if (r.type() == Format.ENTER) {
+                enters.merge(r.probeName(), 1L, Long::sum);
+                // a switch takes effect at the next enter; 50 ms is slack for the thread to see it
+                if (firstSwitch[0] != Long.MAX_VALUE && r.time() - firstSwitch[0] > 50_000_000L) after.merge(r.probeName(), 1L, Long::sum);
+            }
+        });
+        return new Run(printed.off(), printed.on(), printed.lines("counter"), events, after, enters, printed.stderr());
     }
 
     private static Set<String> probesOf(List<Map<String, Object>> events) {
@@ -118,5 +152,97 @@ class BudgetIT {
         assertThat(r.off()).isNotEmpty().isSubsetOf(Set.of(IMPORTANT, RARE));
         assertThat(r.counters()).contains("budget.switched.off=" + r.off().size());
         assertThat(r.entersAfterFirstSwitch().get(TINY)).isPositive();
+    }
+
+    private static final String MANY = "io.sonde.agent.sample.BudgetManyApp$";
+    private static final String ROOT = MANY + "Root.step";
+    private static final String PINNED = MANY + "Pinned.keep";
+    private static final String ONCE = MANY + "Cold.once";
+    private static final String MARKER = MANY + "Cold.marker";
+
+    private static String tiny(int i) {
+        return MANY + "Tiny.t" + i;
+    }
+
+    /** The ENTERs of one {@code Root.step}, by probe; {@code start} is its ENTER's time. */
+    record Step(long start, boolean afterMarker, Map<String, Long> enters) {}
+
+    @Test
+    void switchedOffProbesLeaveTheCodeStopRecordingAndTheSettledRunRecordsExactlyTheProbesLeftOn() throws Exception {
+        Printed printed = launch(MANY + "*", "io.sonde.agent.sample.BudgetManyApp", "5", "budget=5,budget.pin=" + PINNED);
+        List<Step> steps = new ArrayList<>();
+        Step[] current = {null};
+        boolean[] afterMarker = {false};
+        long[] markerTime = {Long.MAX_VALUE};
+        List<Map<String, Object>> events = scanLog(r -> {
+            if (r.type() != Format.ENTER) return; // only the main thread runs monitored code
+            String name = r.probeName();
+            if (name.equals(MARKER)) {
+                afterMarker[0] = true;
+                markerTime[0] = r.time();
+                current[0] = null; // not part of a step
+            } else if (name.equals(ROOT)) {
+                current[0] = new Step(r.time(), afterMarker[0], new HashMap<>());
+                steps.add(current[0]);
+            }
+            if (current[0] != null) current[0].enters().merge(name, 1L, Long::sum);
+        });
+        String why = printed.stderr() + "\nevents: " + events;
+        Set<String> tinies = new TreeSet<>();
+        for (int i = 0; i < BudgetManyApp.CALLS.length; i++) tinies.add(tiny(i));
+
+        // what was switched: only tiny methods, the hottest first; never the pinned or the cold ones
+        Set<String> switched = probesOf(events);
+        assertThat(switched).as(why).contains(tiny(0)).isSubsetOf(tinies);
+        Map<String, Long> switchedAt = new HashMap<>(); // each probe's first switch
+        for (Map<String, Object> e : events) switchedAt.merge((String) e.get("probe"), (Long) e.get("time"), Math::min);
+        // the app's view agrees with the log: off = what the events report (t0 was switched on again by the app)
+        Set<String> expectedOff = new TreeSet<>(switched);
+        if (printed.on().contains(tiny(0))) expectedOff.remove(tiny(0));
+        assertThat(printed.off()).as(why).isEqualTo(expectedOff);
+        assertThat(printed.on()).contains(PINNED, ROOT, ONCE);
+        // taken out of the code: the classes re-transformed without them
+        assertThat(printed.lines("settled")).as(why).anyMatch(c -> c.matches("budget\\.rewoven\\.classes=[1-9].*"))
+                .contains("budget.switched.off=" + printed.lines("settled").stream()
+                        .filter(c -> c.startsWith("budget.off ")).count());
+
+        List<Step> phase1 = steps.stream().filter(s -> !s.afterMarker()).toList();
+        assertThat(phase1).as(why).hasSizeGreaterThan(10);
+        // no record of a switched probe in any step that began after its switch (one step of slack
+        // for the main thread to see the switch), in the first phase
+        for (Map.Entry<String, Long> sw : switchedAt.entrySet()) {
+            boolean slack = true;
+            for (Step s : phase1) {
+                if (s.start() <= sw.getValue()) continue;
+                if (slack) {
+                    slack = false;
+                    continue;
+                }
+                assertThat(s.enters().getOrDefault(sw.getKey(), 0L)).as(sw.getKey() + " after its switch").isZero();
+            }
+        }
+        // settled: the budget's last switch came before the first phase's last 5 steps, and each of
+        // them recorded exactly the executions of the probes left on: the calls the program makes
+        List<Step> last = phase1.subList(phase1.size() - 5, phase1.size());
+        long lastSwitchBeforeMarker = events.stream().mapToLong(e -> (Long) e.get("time"))
+                .filter(t -> t < markerTime[0]).max().orElseThrow();
+        assertThat(lastSwitchBeforeMarker).as("the budget still switching at the end: " + why).isLessThan(last.get(0).start());
+        Map<String, Long> expected = new HashMap<>();
+        expected.put(ROOT, 1L);
+        expected.put(ONCE, 1L);
+        expected.put(PINNED, (long) BudgetManyApp.PINNED_CALLS);
+        for (int i = 0; i < BudgetManyApp.CALLS.length; i++) {
+            if (!switched.contains(tiny(i))) expected.put(tiny(i), (long) BudgetManyApp.CALLS[i]);
+        }
+        for (Step s : last) assertThat(s.enters()).as(why).isEqualTo(expected);
+        // and the estimate of the settled state is within the budget
+        double settledOverhead = printed.lines("settled").stream().filter(c -> c.startsWith("budget.overhead.percent="))
+                .mapToDouble(c -> Double.parseDouble(c.substring(c.indexOf('=') + 1))).findFirst().orElseThrow();
+        assertThat(settledOverhead).as(why).isLessThan(5.0);
+
+        // the operator's switch on put t0 back into the code: it records again
+        long t0After = steps.stream().filter(Step::afterMarker).mapToLong(s -> s.enters().getOrDefault(tiny(0), 0L)).sum();
+        assertThat(steps.stream().filter(Step::afterMarker).count()).isEqualTo(BudgetManyApp.AFTER_ENABLE);
+        assertThat(t0After).as(why).isPositive();
     }
 }

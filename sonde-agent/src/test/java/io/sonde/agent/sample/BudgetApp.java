@@ -55,8 +55,17 @@ public final class BudgetApp {
             calls++;
         }
         System.out.println("calls " + calls + " sink " + s);
-        ProbeControlMBean probes = JMX.newMBeanProxy(ManagementFactory.getPlatformMBeanServer(),
+        printProbesAndCounters(probes());
+    }
+
+    /** The agent's MBean, in-process. */
+    static ProbeControlMBean probes() throws javax.management.MalformedObjectNameException {
+        return JMX.newMBeanProxy(ManagementFactory.getPlatformMBeanServer(),
                 new ObjectName(ProbeControlMBean.OBJECT_NAME), ProbeControlMBean.class);
+    }
+
+    /** Prints {@code probe <line>} per probe, {@code counter <line>} per counter, then {@code done}. */
+    static void printProbesAndCounters(ProbeControlMBean probes) {
         for (String line : probes.list()) System.out.println("probe " + line);
         for (String line : probes.getCounters()) System.out.println("counter " + line);
         System.out.println("done");
