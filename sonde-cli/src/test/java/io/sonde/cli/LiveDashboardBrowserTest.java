@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.ElementNotInteractableException;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
@@ -54,6 +55,18 @@ class LiveDashboardBrowserTest {
             if (!dashboard.waitFor(30, TimeUnit.SECONDS)) dashboard.destroyForcibly();
         }
         if (app != null) app.close();
+    }
+
+    /**
+     * Opens a node of the live tree with the keyboard. The tree is drawn again as objects come and go, so the element
+     * may go stale or be between two drawings (not yet interactable, seen on a loaded machine): both are tried again.
+     */
+    private void open(String object) {
+        waiting(30).ignoring(StaleElementReferenceException.class).ignoring(ElementNotInteractableException.class).until(d -> {
+            WebElement details = d.findElement(By.cssSelector("details[data-object='" + object + "']"));
+            if (details.getAttribute("open") == null) details.findElement(By.tagName("summary")).sendKeys(Keys.ENTER);
+            return d.findElement(By.cssSelector("details[data-object='" + object + "']")).getAttribute("open") != null;
+        });
     }
 
     private WebDriverWait waiting(int seconds) {
@@ -103,8 +116,7 @@ class LiveDashboardBrowserTest {
         assertThat(browser.findElement(By.id("live-status")).getText()).contains(address, "periodic delivery every 1 s");
         waiting(30).until(ExpectedConditions.presenceOfElementLocated(By.id("chart-threads")));
         // open jvm/memory with the keyboard for the screenshot
-        WebElement memory = browser.findElement(By.cssSelector("details[data-object='jvm/memory'] > summary"));
-        memory.sendKeys(Keys.ENTER);
+        open("jvm/memory");
         waiting(30).until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("tr[data-path='jvm/memory/heapUsed']")));
         Thread.sleep(2500); // a few deliveries, so the sparklines and charts have lines
         browser.executeScript("window.scrollTo(0, 0)");
@@ -148,11 +160,7 @@ class LiveDashboardBrowserTest {
         waiting(60).withMessage(() -> "shop/stock/apple/level stayed at " + level).until(d -> !valueOf("shop/stock/apple/level").equals(level));
         // open the shop and its stock with the keyboard (the tree is drawn again as orders come and go: an element may go stale)
         for (String object : List.of("shop", "shop/stock", "shop/stock/apple", "shop/stock/pear", "shop/workers", "shop/workers/0")) {
-            waiting(30).ignoring(StaleElementReferenceException.class).until(d -> {
-                WebElement details = d.findElement(By.cssSelector("details[data-object='" + object + "']"));
-                if (details.getAttribute("open") == null) details.findElement(By.tagName("summary")).sendKeys(Keys.ENTER);
-                return d.findElement(By.cssSelector("details[data-object='" + object + "']")).getAttribute("open") != null;
-            });
+            open(object);
         }
         waiting(30).until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("tr[data-path='shop/stock/apple/level']")));
         Thread.sleep(2500); // a few deliveries for the sparklines and charts
