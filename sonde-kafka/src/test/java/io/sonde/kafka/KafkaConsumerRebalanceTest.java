@@ -3,9 +3,6 @@ package io.sonde.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sonde.collector.archive.ArchiveHandler;
-import io.sonde.collector.envelope.Envelope;
-import io.sonde.collector.handler.DataHandler;
-import io.sonde.collector.handler.HandlerConfig;
 import io.sonde.kafka.consume.GroupLag;
 import io.sonde.kafka.consume.KafkaConsumingCollector;
 import java.nio.file.Path;
@@ -26,40 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class KafkaConsumerRebalanceTest {
-    /** A lossless handler that stalls once, on its first frame, longer than max.poll.interval.ms. */
-    static final class StallOnce implements DataHandler {
-        private final long millis;
-        private boolean stalled;
-
-        StallOnce(long millis) {
-            this.millis = millis;
-        }
-
-        @Override
-        public String name() {
-            return "stall-once";
-        }
-
-        @Override
-        public boolean lossless() {
-            return true;
-        }
-
-        @Override
-        public void open(HandlerConfig config) {}
-
-        @Override
-        public void handle(Envelope e) throws InterruptedException {
-            if (!stalled) {
-                stalled = true;
-                Thread.sleep(millis);
-            }
-        }
-
-        @Override
-        public void close() {}
-    }
-
     @Test
     void aCommitRefusedAfterARebalanceDoesNotStopTheCollector(@TempDir Path out) throws Exception {
         String topic = "commit-refused";
@@ -71,7 +34,7 @@ class KafkaConsumerRebalanceTest {
                 "kafka.consumer.session.timeout.ms", "3000", "kafka.consumer.heartbeat.interval.ms", "300", "kafka.consumer.group.protocol", "classic");
         List<String> notices = new CopyOnWriteArrayList<>();
         KafkaConsumingCollector c = KafkaConsumingCollector.start(new KafkaConsumingCollector.Settings(KafkaBroker.shared().bootstrap(), topic,
-                "refused", archive, List.of(new ArchiveHandler(), new StallOnce(6_000)), options), notices::add);
+                "refused", archive, List.of(new ArchiveHandler(), KafkaTransportTest.Pace.once(6_000)), options), notices::add);
         try (Admin admin = KafkaBroker.shared().admin()) {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
             while (GroupLag.of(admin, topic, "refused") > 0) {

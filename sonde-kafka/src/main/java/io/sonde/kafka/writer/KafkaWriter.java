@@ -38,10 +38,11 @@ import org.apache.kafka.common.errors.RetriableException;
  * for the topic, or aborted by a producer that closes before it was acknowledged) is counted in
  * {@link #counters()}, the first ten reported on stderr, the totals printed at close, and its
  * records are reported to the pipeline as dropped after all (reason writer-failed,
- * {@link WriterContext#droppedAfterWrite}): the agent's counters and trailer never count as
- * written a record Kafka did not take. At close the writer waits for every outstanding
+ * {@link WriterContext#droppedAfterWrite}): the agent's counters never count as written a record
+ * Kafka refused or the producer aborted. At close the writer waits for every outstanding
  * acknowledgement up to the close deadline before the trailer's counts are taken
- * ({@link #awaitDelivery}).
+ * ({@link #awaitDelivery}), so the trailer has what was refused until then; frames aborted after
+ * the deadline are in the counters only.
  */
 public final class KafkaWriter implements Writer {
     private static final long MIN_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
