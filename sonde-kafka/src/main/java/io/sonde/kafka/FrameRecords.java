@@ -40,6 +40,14 @@ public final class FrameRecords {
         return new ProducerRecord<>(topic, null, key(agentOf(value)), value, h);
     }
 
+    /**
+     * The partition Kafka's default partitioner gives a record with this key among {@code partitions}
+     * (murmur2 of the key), for publishers that must know it before sending.
+     */
+    public static int partitionOf(byte[] key, int partitions) {
+        return org.apache.kafka.common.utils.Utils.toPositive(org.apache.kafka.common.utils.Utils.murmur2(key)) % partitions;
+    }
+
     /** The record key of an agent's frames. */
     public static byte[] key(UUID agent) {
         return agent.toString().getBytes(StandardCharsets.UTF_8);

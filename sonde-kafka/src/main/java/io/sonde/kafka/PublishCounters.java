@@ -64,6 +64,11 @@ public final class PublishCounters {
         }
     }
 
+    /** The publisher's name in reports. */
+    public String who() {
+        return who;
+    }
+
     public long published() {
         return published.get();
     }

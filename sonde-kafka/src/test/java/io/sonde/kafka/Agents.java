@@ -12,8 +12,8 @@ import java.util.UUID;
 final class Agents {
     private Agents() {}
 
-    /** What one agent produced. */
-    record Run(UUID agent, long produced, long dropped) {}
+    /** What one agent produced, wrote and dropped (its counters after close). */
+    record Run(UUID agent, long produced, long written, long dropped) {}
 
     /** Starts a monitor with the given writer settings, makes {@code calls} calls (2 records each), closes it (trailer sent). */
     static Run run(Map<String, String> writer, int calls) {
@@ -36,7 +36,7 @@ final class Agents {
         } finally {
             m.close();
         }
-        return new Run(m.agentId(), m.counters().produced(), m.counters().dropped());
+        return new Run(m.agentId(), m.counters().produced(), m.counters().written(), m.counters().dropped());
     }
 
     static Map<String, String> kafka(String bootstrap, String topic) {

@@ -2,6 +2,7 @@ package io.sonde.kafka;
 
 import io.sonde.format.Format;
 import io.sonde.format.read.SondeReader;
+import io.sonde.format.read.Trailer;
 import io.sonde.format.stream.DeliveryProtocol;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -58,5 +59,15 @@ final class Archives {
             }
         }
         return n;
+    }
+
+    /** The trailer of one agent's log in the archive (null if the log has none). */
+    static Trailer trailer(Path out, UUID agent) throws IOException {
+        try (SondeReader r = SondeReader.open(out.resolve(agent.toString()))) {
+            while (r.next()) {
+                // read to the end: the trailer is the last frame
+            }
+            return r.trailer();
+        }
     }
 }

@@ -133,6 +133,6 @@ class EdgeAtLeastOnceTest {
         } finally {
             m.close();
         }
-        return new Agents.Run(m.agentId(), m.counters().produced(), m.counters().dropped());
+        return new Agents.Run(m.agentId(), m.counters().produced(), m.counters().written(), m.counters().dropped());
     }
 }

@@ -19,7 +19,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.utils.Time;
 
 /**
@@ -117,8 +117,9 @@ public final class KafkaBroker implements AutoCloseable {
                     }
                     seen = d;
                 } catch (ExecutionException e) {
-                    // the broker's metadata cache may not know the topic for a moment after it was created (seen in CI)
-                    if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) throw e;
+                    // the broker's metadata cache may not know the topic for a moment after it was created (seen in CI),
+                    // or answer another passing error (leader not available yet)
+                    if (!(e.getCause() instanceof RetriableException)) throw e;
                     seen = e.getCause();
                 }
                 if (System.nanoTime() > deadline) throw new IllegalStateException("topic " + name + " has no leader for every partition after 60 s: " + seen);

@@ -298,12 +298,24 @@ class KafkaTransportTest {
         }
     }
 
-    /** A lossless handler that takes some ms per frame, so a consumer is still busy when the test kills it. */
+    /** A lossless handler that takes some ms per frame, so a consumer is still busy when the test kills it (or only on its first frame). */
     static final class Pace implements DataHandler {
         private final int millis;
+        private final boolean firstOnly;
+        private boolean paced;
 
         Pace(int millis) {
+            this(millis, false);
+        }
+
+        private Pace(int millis, boolean firstOnly) {
             this.millis = millis;
+            this.firstOnly = firstOnly;
+        }
+
+        /** Stalls once, on the first frame. */
+        static Pace once(int millis) {
+            return new Pace(millis, true);
         }
 
         @Override
@@ -321,7 +333,8 @@ class KafkaTransportTest {
 
         @Override
         public void handle(Envelope e) throws InterruptedException {
-            if (millis > 0) {
+            if (millis > 0 && !(firstOnly && paced)) {
+                paced = true;
                 Thread.sleep(millis);
             }
         }

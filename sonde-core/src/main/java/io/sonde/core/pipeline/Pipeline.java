@@ -274,7 +274,9 @@ public final class Pipeline implements RingHost, ProbeHost, WriterLoop.Source {
 
     /**
      * Current counters. While running, drops by reason "closed" are those producers counted
-     * after close began; at close the final figures (as in the trailer) are fixed.
+     * after close began; at close the final figures (as in the trailer) are fixed, except that
+     * records the writer reports lost after the trailer (writer=kafka giving up at the close
+     * deadline) move from written to dropped.
      */
     public RecordCounts counters() {
         return loop.counts();

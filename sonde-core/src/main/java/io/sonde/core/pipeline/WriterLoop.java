@@ -43,7 +43,9 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Counting without a shared hot counter: each ring counts what its owner produced and dropped;
  * this loop counts what it wrote and what the writer side dropped. At shutdown, records still in
  * rings after the final drain count as dropped (reason closed) by subtraction, so the trailer
- * always balances.
+ * always balances. A writer that learns only after {@code write} that a frame was lost (a broker
+ * refusing it asynchronously) reports its records ({@link #droppedAfterWrite}); they move from
+ * written to dropped, in the trailer if reported before {@link Writer#awaitDelivery} returned.
  */
 final class WriterLoop implements Runnable, WriterContext {
     /** Lifecycle: NEW until started, RUNNING, STOPPING once shutdown was requested, TERMINATED when done. */
@@ -106,6 +108,12 @@ final class WriterLoop implements Runnable, WriterContext {
     private volatile long bytesWritten;
     private volatile long recordsWritten;
     private final AtomicLongArray recordsDropped = new AtomicLongArray(REASONS.length);
+    /** Records the writer took and later reported lost (any thread): moved from written to dropped when counted. */
+    private final AtomicLongArray droppedAfterWrite = new AtomicLongArray(REASONS.length);
+    /** droppedAfterWrite as the trailer counted it; later reports adjust the final counts. */
+    private long[] droppedAfterWriteAtFinal;
+    /** Data records of the frame being handed to the writer (writer thread only). */
+    private long recordsInFrame;
 
     WriterLoop(Source source, Registry registry, Writer writer, Identity identity, int frameBytes,
             long flushIntervalNanos) {
@@ -256,7 +264,15 @@ final class WriterLoop implements Runnable, WriterContext {
         } catch (IOException | RuntimeException e) {
             fail("writing failed at close", e);
         }
+        if (!failed) {
+            try {
+                writer.awaitDelivery(); // frames lost after write() are reported by now, for the trailer
+            } catch (IOException | RuntimeException e) {
+                SondeLog.warn("writer.delivery", "waiting for the writer's last deliveries failed: " + e);
+            }
+        }
         RecordCounts c = counts(true);
+        droppedAfterWriteAtFinal = snapshot(droppedAfterWrite);
         finalCounts = c;
         if (!failed) {
             try {
@@ -323,6 +339,12 @@ final class WriterLoop implements Runnable, WriterContext {
         return recordsDropped.get(reason.ordinal());
     }
 
+    private static long[] snapshot(AtomicLongArray a) {
+        long[] s = new long[a.length()];
+        for (int i = 0; i < s.length; i++) s[i] = a.get(i);
+        return s;
+    }
+
     private void countDropped(DropReason reason, long records) {
         int i = reason.ordinal();
         recordsDropped.lazySet(i, recordsDropped.get(i) + records); // single writer: this thread
@@ -335,13 +357,28 @@ final class WriterLoop implements Runnable, WriterContext {
      */
     RecordCounts counts() {
         RecordCounts f = finalCounts;
-        return f != null ? f : counts(false);
+        if (f == null) return counts(false);
+        // frames reported lost after the trailer (the writer gave up waiting at close) move from written to dropped
+        long[] atFinal = droppedAfterWriteAtFinal;
+        long[] drops = new long[REASONS.length];
+        long late = 0;
+        for (DropReason r : REASONS) {
+            long d = droppedAfterWrite.get(r.ordinal()) - atFinal[r.ordinal()];
+            drops[r.ordinal()] = f.dropped(r) + d;
+            late += d;
+        }
+        return late == 0 ? f : new RecordCounts(f.produced(), f.written() - late, drops);
     }
 
     private RecordCounts counts(boolean closing) {
-        long written = recordsWritten;
         long[] drops = new long[REASONS.length];
-        for (DropReason r : REASONS) drops[r.ordinal()] = recordsDropped(r);
+        long late = 0;
+        for (DropReason r : REASONS) {
+            long d = droppedAfterWrite.get(r.ordinal());
+            drops[r.ordinal()] = recordsDropped(r) + d;
+            late += d;
+        }
+        long written = recordsWritten - late;
         long produced = source.producerCounts(drops);
         if (closing) {
             int closed = DropReason.CLOSED.ordinal();
@@ -525,7 +562,12 @@ final class WriterLoop implements Runnable, WriterContext {
                 try {
                     ByteBuffer out = compressor == null ? frame : compressor.compress(frame);
                     int bytes = out.position();
-                    writer.write(out);
+                    recordsInFrame = records;
+                    try {
+                        writer.write(out);
+                    } finally {
+                        recordsInFrame = 0;
+                    }
                     recordsWritten += records;
                     bytesWritten += bytes;
                     framesWritten++;
@@ -648,5 +690,16 @@ final class WriterLoop implements Runnable, WriterContext {
     @Override
     public long closeDeadlineNanos() {
         return closeDeadlineNanos;
+    }
+
+    @Override
+    public long recordsInFrame() {
+        return recordsInFrame;
+    }
+
+    @Override
+    public void droppedAfterWrite(DropReason reason, long records) {
+        if (records < 0) throw new IllegalArgumentException("records lost after write must be >= 0, got " + records);
+        droppedAfterWrite.addAndGet(reason.ordinal(), records);
     }
 }

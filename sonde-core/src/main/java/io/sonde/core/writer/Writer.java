@@ -23,6 +23,15 @@ public interface Writer {
     /** Pushes buffered bytes towards their destination (called after each flush interval). */
     void flush() throws IOException;
 
+    /**
+     * Called once at close on the writer thread, after the last data frame and before the
+     * trailer's counts are taken: a writer that learns only later whether its frames arrived (a
+     * broker's acknowledgement) waits here, not past {@link WriterContext#closeDeadlineNanos()},
+     * and reports the frames lost meanwhile ({@link WriterContext#droppedAfterWrite}), so that the
+     * trailer counts them. Default: nothing to wait for.
+     */
+    default void awaitDelivery() throws IOException {}
+
     /** Releases resources; called once, after the last frame (the trailer, on clean close). */
     void close() throws IOException;
 

@@ -1,5 +1,6 @@
 package io.sonde.core.writer;
 
+import io.sonde.format.DropReason;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.UUID;
@@ -46,4 +47,21 @@ public interface WriterContext {
 
     /** System.nanoTime() by which a closing pipeline wants the writer to be done. */
     long closeDeadlineNanos();
+
+    /**
+     * Data records in the frame of the {@link Writer#write} call in progress (writer thread only);
+     * 0 outside one and for frames the writer makes itself (registry, SEGMENT_END). A writer that
+     * learns only later whether a frame arrived keeps this with the frame, for
+     * {@link #droppedAfterWrite}.
+     */
+    long recordsInFrame();
+
+    /**
+     * Records of a frame the writer had taken (counted as written) that are lost after all, e.g.
+     * the broker refused the frame after {@code write} returned: they move from written to dropped
+     * with {@code reason}, so produced = written + dropped still holds. Any thread. What is reported
+     * before {@link Writer#awaitDelivery} returns at close is in the trailer; later reports change
+     * only the pipeline's counters.
+     */
+    void droppedAfterWrite(DropReason reason, long records);
 }

@@ -198,5 +198,15 @@ class FileWriterTest {
         public long closeDeadlineNanos() {
             return 0;
         }
+
+        @Override
+        public long recordsInFrame() {
+            return 0;
+        }
+
+        @Override
+        public void droppedAfterWrite(io.sonde.format.DropReason reason, long records) {
+            throw new AssertionError("the file writer reports its drops at once");
+        }
     }
 }

@@ -24,6 +24,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -31,6 +32,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.errors.WakeupException;
 
 /**
@@ -84,6 +86,7 @@ public final class KafkaConsumingCollector implements AutoCloseable {
     private final AtomicLong duplicates = new AtomicLong();
     private final AtomicLong malformed = new AtomicLong();
     private final AtomicLong commits = new AtomicLong();
+    private final AtomicLong commitsRefused = new AtomicLong();
     private volatile List<String> partitions = List.of();
     private volatile boolean stopping;
     private volatile boolean killed;
@@ -239,13 +242,25 @@ public final class KafkaConsumingCollector implements AutoCloseable {
         }
         if (!pending.isEmpty()) {
             Map<TopicPartition, OffsetAndMetadata> offsets = Map.copyOf(pending);
-            try {
-                consumer.commitSync(offsets);
-            } catch (WakeupException stopAsked) { // stop() woke the consumer while it was handling: commit anyway
-                consumer.commitSync(offsets);
-            }
             pending.clear();
-            commits.incrementAndGet();
+            try {
+                try {
+                    consumer.commitSync(offsets);
+                } catch (WakeupException stopAsked) { // stop() woke the consumer while it was handling: commit anyway
+                    consumer.commitSync(offsets);
+                }
+                commits.incrementAndGet();
+            } catch (CommitFailedException | RebalanceInProgressException movedOn) {
+                // the group rebalanced meanwhile (e.g. this member was slower than max.poll.interval.ms on a loaded
+                // machine): the partitions may be another member's now. Not a reason to stop: what was archived and
+                // not committed is consumed again by the partitions' next owner (this collector too, after it
+                // rejoins at the next poll), which drops it as held by the shared archive
+                long n = commitsRefused.incrementAndGet();
+                if (n <= 10) {
+                    notices.accept("sonde collector: committing " + offsets.keySet() + " refused, the group rebalanced (consumed again by the"
+                            + " next owner, duplicates dropped): " + movedOn.getClass().getSimpleName());
+                }
+            }
         }
     }
 
@@ -309,6 +324,11 @@ public final class KafkaConsumingCollector implements AutoCloseable {
     /** Counters so far; partitions are the ones assigned at the last rebalance. */
     public Status status() {
         return new Status(records.get(), frames.get(), duplicates.get(), malformed.get(), commits.get(), partitions);
+    }
+
+    /** Commits the group refused because it had rebalanced meanwhile (their frames are consumed again, duplicates dropped). */
+    public long commitsRefused() {
+        return commitsRefused.get();
     }
 
     /** Each handler's counters. */

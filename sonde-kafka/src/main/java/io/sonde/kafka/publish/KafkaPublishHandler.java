@@ -10,12 +10,18 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.errors.RecordBatchTooLargeException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
@@ -47,6 +53,10 @@ import org.apache.kafka.common.errors.RecordTooLargeException;
  * of its stream, which the consuming collector's duplicate check (by highest sequence number)
  * relies on. Re-sent frames may land twice; the consuming collector drops the copies.
  *
+ * <p>Until Kafka acknowledged a frame of this producer on a partition, frames go to that
+ * partition one at a time, each waiting for its acknowledgement (see {@link #send}): brokers before
+ * Kafka 4.5 could otherwise leave a request stuck on a partition just created (KAFKA-15591).
+ *
  * <p>Options: {@code kafka.bootstrap} (required), {@code kafka.topic} (default {@value #DEFAULT_TOPIC}),
  * {@code kafka.max.block.ms} (how long a send may wait for metadata or buffer space, default
  * {@value #DEFAULT_MAX_BLOCK_MS}), {@code kafka.ack.timeout.ms} (how long {@link #force} waits for
@@ -62,6 +72,10 @@ public final class KafkaPublishHandler implements DataHandler {
     public static final int DEFAULT_ACK_TIMEOUT_MS = 120_000;
 
     private final Map<StreamInfo, Unacknowledged> streams = new ConcurrentHashMap<>();
+    /** Partitions on which Kafka acknowledged a frame of this producer. */
+    private final Set<Integer> acknowledgedPartitions = ConcurrentHashMap.newKeySet();
+    /** One lock per partition not yet acknowledged: its first frames go one at a time. */
+    private final Map<Integer, Object> firstSends = new ConcurrentHashMap<>();
     private Producer<byte[], byte[]> producer;
     private String topic;
     private long ackTimeoutMillis;
@@ -114,11 +128,54 @@ public final class KafkaPublishHandler implements DataHandler {
         ProducerRecord<byte[], byte[]> r = FrameRecords.record(topic, e.array(), e.length(), u.streamHeader);
         u.sending();
         try {
-            producer.send(r, u.callback(e.sequence(), e.length()));
-        } catch (RuntimeException notTaken) { // the producer closed, interrupted; timeouts come through the callback
+            send(r, u, e.sequence(), e.length());
+        } catch (RuntimeException notTaken) { // the producer closed, interrupted, no metadata in time
             u.done(notTaken, e.sequence(), e.length());
         }
         u.throwIfFailed(); // a send that failed at once (no metadata or buffer space in time) ends the connection here
+    }
+
+    /**
+     * Sends one frame; on a partition where Kafka has not acknowledged a frame of this producer yet,
+     * only one frame at a time, waiting for its acknowledgement. Kafka brokers before 4.5 accept any
+     * first sequence number from an idempotent producer they have no state for (KAFKA-15591): with
+     * two requests in flight to a partition the broker is only starting to lead (a topic just
+     * created), the first can fail with NOT_LEADER_OR_FOLLOWER while the second is appended, and
+     * the first then fails with OUT_OF_ORDER_SEQUENCE_NUMBER at every retry, so its connections
+     * would wait for acknowledgements until {@code kafka.ack.timeout.ms}. The partition is the
+     * producer's default for the key (murmur2 of the agent id), named in the record.
+     */
+    private void send(ProducerRecord<byte[], byte[]> r, Unacknowledged u, long sequence, int bytes) throws IOException {
+        int partitions = producer.partitionsFor(topic).size(); // waits for metadata up to max.block.ms
+        int partition = FrameRecords.partitionOf(r.key(), partitions);
+        ProducerRecord<byte[], byte[]> placed = new ProducerRecord<>(topic, partition, r.key(), r.value(), r.headers());
+        Callback done = u.callback(sequence, bytes);
+        if (acknowledgedPartitions.contains(partition)) {
+            producer.send(placed, done);
+            return;
+        }
+        synchronized (firstSends.computeIfAbsent(partition, p -> new Object())) {
+            Future<RecordMetadata> sent = producer.send(placed, (metadata, e) -> {
+                if (e == null) {
+                    acknowledgedPartitions.add(metadata.partition());
+                }
+                done.onCompletion(metadata, e);
+            });
+            if (acknowledgedPartitions.contains(partition)) {
+                return; // another stream's first frame was acknowledged meanwhile
+            }
+            try {
+                sent.get(ackTimeoutMillis, TimeUnit.MILLISECONDS);
+            } catch (ExecutionException failed) {
+                // the callback counted it and failed the stream
+            } catch (TimeoutException slow) {
+                throw new IOException("Kafka did not acknowledge frame " + sequence + ", the first to partition " + partition + " of " + topic
+                        + ", within " + ackTimeoutMillis + " ms (kafka.ack.timeout.ms); the agent re-sends it", slow);
+            } catch (InterruptedException stop) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting for Kafka to acknowledge frame " + sequence, stop);
+            }
+        }
     }
 
     @Override
