@@ -40,7 +40,9 @@ class PackingBenchmarkTest {
             }
             // one record per frame really means one record per frame
             assertThat(study.sweep().get(0).packing()).isEqualTo("static:1");
-            assertThat(study.sweep().get(0).recordsPerFrame()).isEqualTo(1.0);
+            // (the frame and record counters are read one after the other while frames arrive, so a frame may fall
+            // between the two reads: seen once in CI as 0.9999956; a degree of 2 would give 2.0)
+            assertThat(study.sweep().get(0).recordsPerFrame()).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-3));
             assertThat(c.configurations).contains("static:1", "adaptive", c.best.representative());
         }
         assertThat(text.toString(StandardCharsets.UTF_8)).contains("sweep's own ratio", "adaptive:wall", "confirmation (2 fresh round(s)",
