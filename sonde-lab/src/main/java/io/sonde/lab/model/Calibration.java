@@ -77,14 +77,26 @@ public record Calibration(LabModel model, List<SweepPoint> points, List<SweepPoi
         writeDemands(traces, demandsFile);
         Path oneClientFile = workDir.resolve("demands-1.json");
         writeDemands(List.of(oneClientTrace), oneClientFile);
-        StageDemands d = StageDemands.read(demandsFile);
         List<SweepPoint> plain = new Sweep(strategy, poolSize, servant, clients, requestsPerPoint, maxPerPoint, 0, seed)
                 .run(classPath, null, null, progress);
-        double oneClientMs = plain.stream().filter(p -> p.clients() == 1).findFirst().orElseThrow().meanMs();
-        LabModel uncalibrated = new LabModel(strategy, poolSize, d, servant.delay(), servant.exponential(), 0,
-                extraCpuMs(d, plain), Runtime.getRuntime().availableProcessors(),
-                slowdown(StageDemands.read(oneClientFile), servant.delay()));
-        return new Calibration(uncalibrated.calibrateNetwork(oneClientMs, seed, replications), points, plain, demandsFile);
+        LabModel model = model(strategy, poolSize, servant, StageDemands.read(demandsFile), StageDemands.read(oneClientFile),
+                plain, Runtime.getRuntime().availableProcessors(), seed, replications);
+        return new Calibration(model, points, plain, demandsFile);
+    }
+
+    /**
+     * The model from the calibration's measurements: the stages' CPU from the traces of every
+     * calibration count ({@code traced}), the slowdown from the one-client trace ({@code oneClient}),
+     * the CPU outside the stages and the one-client response time (hence the network) from the
+     * runs without the agent ({@code unperturbed}, which must hold the one-client point).
+     */
+    static LabModel model(ServerStrategy strategy, int poolSize, ServantSpec servant, StageDemands traced,
+            StageDemands oneClient, List<SweepPoint> unperturbed, int cpus, long seed, int replications) {
+        SweepPoint one = unperturbed.stream().filter(p -> p.clients() == 1).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("calibration needs the one-client point without the agent"));
+        LabModel uncalibrated = new LabModel(strategy, poolSize, traced, servant.delay(), servant.exponential(), 0,
+                extraCpuMs(traced, unperturbed), cpus, slowdown(oneClient, servant.delay()));
+        return uncalibrated.calibrateNetwork(one.meanMs(), seed, replications);
     }
 
     /**

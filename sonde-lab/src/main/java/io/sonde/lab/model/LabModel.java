@@ -123,11 +123,26 @@ public record LabModel(ServerStrategy strategy, int poolSize, StageDemands deman
 
     /**
      * Fits {@code networkMs} so that the model's one-client response time equals
-     * {@code measuredOneClientMs}: the model is run without network, the rest is the network
-     * (never negative).
+     * {@code measuredOneClientMs} (0 when the model without network already takes as long). Not
+     * simply the difference: CPU the receiver spends after the reply (its 2nd phase) delays the
+     * client's next request only by what the network round trip has not already covered, so the
+     * response time is flat in the network up to that phase and grows one for one beyond it. The
+     * response time does not fall as the network grows, so bisection on [0, measured] finds it.
      */
     public LabModel calibrateNetwork(double measuredOneClientMs, long seed, int replications) {
-        double withoutNetwork = withNetwork(0).predict(1, seed, replications).responseMs();
-        return withNetwork(Math.max(0, measuredOneClientMs - withoutNetwork));
+        if (withNetwork(0).predict(1, seed, replications).responseMs() >= measuredOneClientMs) {
+            return withNetwork(0);
+        }
+        double lo = 0;
+        double hi = measuredOneClientMs;
+        for (int i = 0; i < 30 && hi - lo > 0.001; i++) {
+            double mid = (lo + hi) / 2;
+            if (withNetwork(mid).predict(1, seed, replications).responseMs() < measuredOneClientMs) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return withNetwork((lo + hi) / 2);
     }
 }
