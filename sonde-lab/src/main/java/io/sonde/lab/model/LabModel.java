@@ -12,17 +12,18 @@ import java.util.Map;
 
 /**
  * sonde-sim's middleware model of the lab server, parameterised by demands from a trace:
- * every CPU demand is a stage of the server measured by the agent, and only two numbers come
- * from outside the server's trace, both measured at low load:
+ * every CPU demand is a stage of the server measured by the agent, and only three numbers come
+ * from outside the server's trace, all measured at low load:
  * <ul>
  *   <li>{@code networkMs}: the round trip outside the server's stages (loopback TCP, the
- *       client's send and receive, waking the threads), the measured one-client response time
- *       minus the model's one-client response time without it; half goes to each direction;
+ *       client's send and receive, waking the threads), fitted so that the model's one-client
+ *       response time equals the measured one ({@link #calibrateNetwork}); half goes to each
+ *       direction;
  *   <li>{@code extraCpuMs}: CPU per request that no stage shows (the JVM's other threads, the
  *       kernel outside the stages, the load generator's own CPU on the same processors), charged
  *       after the reply as the receiver's 2nd phase, where it takes processor time without
  *       delaying that request's reply;
- *   <li>{@code cpuSlowdown}: how much longer than its CPU time the servant took at low load
+ *   <li>{@code cpuSlowdown}: how much longer than its CPU time the servant took at one client
  *       (servant wall over CPU time in the trace, at least 1): the share of a processor the
  *       server's threads got while other processes used the machine. Every CPU demand is
  *       stretched by it, which is all a model without those other processes can do.
