@@ -101,6 +101,18 @@ class LabModelTest {
     }
 
     @Test
+    void sleepingDispatchersHoldNoProcessor() {
+        // thread-per-request, constant 10 ms sleep, 0.155 ms CPU per request (receive 0.02,
+        // thread start 0.1, dispatch 0.005, reply 0.03). Even if all 64 requests arrived at once,
+        // their CPU (64 * 0.155 ms on 2 processors) would delay one by at most 4.96 ms; if the
+        // sleeps held a processor, 64 of them on 2 would take 64 * 10 / 2 = 320 ms
+        LabModel m = new LabModel(ServerStrategy.THREAD_PER_REQUEST, 0, SLEEPER, true, false, 0, 0, 2, 1);
+        double one = m.predict(1, 1, 2).responseMs();
+        assertThat(one).isCloseTo(10.155, offset(0.05));
+        assertThat(m.predict(64, 1, 2).responseMs()).isBetween(one, one + 64 * 0.155 / 2);
+    }
+
+    @Test
     void theModelTakesTheSlowdownAtOneClientAndTheCpuOutsideTheStagesWithoutTheAgent() {
         // traced at 1 and 2 clients: servant wall/CPU 1.5 (the second request and the generator
         // competed for the processors); at one client alone 2.1 / 2.0 = 1.05
