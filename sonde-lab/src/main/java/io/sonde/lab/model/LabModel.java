@@ -12,17 +12,18 @@ import java.util.Map;
 
 /**
  * sonde-sim's middleware model of the lab server, parameterised by demands from a trace:
- * every CPU demand is a stage of the server measured by the agent, and only two numbers come
- * from outside the server's trace, both measured at low load:
+ * every CPU demand is a stage of the server measured by the agent, and only three numbers come
+ * from outside the server's trace, all measured at low load:
  * <ul>
  *   <li>{@code networkMs}: the round trip outside the server's stages (loopback TCP, the
- *       client's send and receive, waking the threads), the measured one-client response time
- *       minus the model's one-client response time without it; half goes to each direction;
+ *       client's send and receive, waking the threads), fitted so that the model's one-client
+ *       response time equals the measured one ({@link #calibrateNetwork}); half goes to each
+ *       direction;
  *   <li>{@code extraCpuMs}: CPU per request that no stage shows (the JVM's other threads, the
  *       kernel outside the stages, the load generator's own CPU on the same processors), charged
  *       after the reply as the receiver's 2nd phase, where it takes processor time without
  *       delaying that request's reply;
- *   <li>{@code cpuSlowdown}: how much longer than its CPU time the servant took at low load
+ *   <li>{@code cpuSlowdown}: how much longer than its CPU time the servant took at one client
  *       (servant wall over CPU time in the trace, at least 1): the share of a processor the
  *       server's threads got while other processes used the machine. Every CPU demand is
  *       stretched by it, which is all a model without those other processes can do.
@@ -123,11 +124,26 @@ public record LabModel(ServerStrategy strategy, int poolSize, StageDemands deman
 
     /**
      * Fits {@code networkMs} so that the model's one-client response time equals
-     * {@code measuredOneClientMs}: the model is run without network, the rest is the network
-     * (never negative).
+     * {@code measuredOneClientMs} (0 when the model without network already takes as long). Not
+     * simply the difference: CPU the receiver spends after the reply (its 2nd phase) delays the
+     * client's next request only by what the network round trip has not already covered, so the
+     * response time is flat in the network up to that phase and grows one for one beyond it. The
+     * response time does not fall as the network grows, so bisection on [0, measured] finds it.
      */
     public LabModel calibrateNetwork(double measuredOneClientMs, long seed, int replications) {
-        double withoutNetwork = withNetwork(0).predict(1, seed, replications).responseMs();
-        return withNetwork(Math.max(0, measuredOneClientMs - withoutNetwork));
+        if (withNetwork(0).predict(1, seed, replications).responseMs() >= measuredOneClientMs) {
+            return withNetwork(0);
+        }
+        double lo = 0;
+        double hi = measuredOneClientMs;
+        for (int i = 0; i < 30 && hi - lo > 0.001; i++) {
+            double mid = (lo + hi) / 2;
+            if (withNetwork(mid).predict(1, seed, replications).responseMs() < measuredOneClientMs) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return withNetwork((lo + hi) / 2);
     }
 }

@@ -17,8 +17,9 @@ import java.util.function.Consumer;
 
 /**
  * Out-of-sample validation on this machine ({@code sonde lab validate}): for every strategy and
- * servant kind, calibrate a {@link LabModel} from a traced low-load run only, predict the whole
- * client sweep, measure the sweep on a server without the agent, and compare mean response times.
+ * servant kind, calibrate a {@link LabModel} from low-load runs only (traced, and once more
+ * without the agent), predict the whole client sweep, measure the sweep on a server without the
+ * agent, and compare mean response times.
  */
 public final class Validation {
 

@@ -13,7 +13,8 @@ import java.util.function.Consumer;
 
 /**
  * A client sweep on this machine: against one server JVM ({@link ServerProcess}), first an
- * unmeasured warm-up (so the JIT compiler's CPU is not counted as the server's), then for each
+ * unmeasured warm-up with at most two clients, never more than the first point's (so the JIT
+ * compiler's CPU is not counted as the server's), then for each
  * client count a closed workload whose first tenth of the requests (at least 20) is not measured.
  *
  * @param strategy the server's threading strategy
@@ -61,7 +62,11 @@ public record Sweep(ServerStrategy strategy, int poolSize, ServantSpec servant, 
 
     /** Measures every point against a running server of this sweep's strategy. */
     public List<SweepPoint> measure(ServerProcess server, Consumer<SweepPoint> progress) throws IOException, InterruptedException {
-        new ClosedWorkload(2, servant, 0, false, seed - 1, 0, Math.max(40, requestsPerPoint / 5), maxPerPoint).run(server.port());
+        // at most 2 clients, never more than the first point's: a traced one-client calibration
+        // run must show no second request in flight (Calibration reads its servant there alone)
+        int warmupClients = Math.min(2, clients.get(0));
+        new ClosedWorkload(warmupClients, servant, 0, false, seed - 1, 0, Math.max(40, requestsPerPoint / 5), maxPerPoint)
+                .run(server.port());
         List<SweepPoint> points = new ArrayList<>();
         int processors = Runtime.getRuntime().availableProcessors();
         for (int n : clients) {

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The whole loop in one test: a real thread-pool server runs under the Sonde agent at 1 and 2
- * clients, its trace becomes service demands, the model predicts 8 clients (a load the
+ * clients (and without it at the same counts, for the CPU outside the stages and the one-client
+ * response time), its trace becomes service demands, the model predicts 8 clients (a load the
  * calibration never saw: the pool of 2 is then saturated and requests queue for it), and a server
  * without the agent is measured at 8 clients.
  *
