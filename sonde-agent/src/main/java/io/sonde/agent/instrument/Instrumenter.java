@@ -63,7 +63,12 @@ public final class Instrumenter {
     private volatile int retransformTotal;
     /** The thread re-transforming the loaded classes ({@link #retransformLoaded()}), while it does. */
     private volatile Thread retransforming;
-    /** The class the transformer was last given on {@link #retransforming}'s behalf (that thread only). */
+    /**
+     * The class the transformer was last given on {@link #retransforming}'s behalf (that thread only).
+     * A re-transformation on another thread (the overhead budget's {@link #retransformNamed}) never
+     * sets it, and its clearing of it at most costs the attach thread its guess: a refused batch then
+     * falls back to halving, which is slower but finds the same classes.
+     */
     private Class<?> lastRetransformed;
 
     /** Progress of the re-transformation of loaded classes (start-up, attach). */
