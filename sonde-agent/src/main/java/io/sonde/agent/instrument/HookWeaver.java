@@ -109,7 +109,7 @@ public final class HookWeaver {
                 }
                 return mv;
             }
-        }, ClassReader.EXPAND_FRAMES);
+        }, 0); // compressed frames, as ProbeWeaver: SlotFrames adds slot E to them
         return woven[0] ? writer.toByteArray() : null;
     }
 
@@ -133,6 +133,7 @@ public final class HookWeaver {
         private final boolean isStatic;
         private final Type[] parameters;
         private final Object[] initialLocals;
+        private final SlotFrames slotFrames; // with an exit call: slot E added to the class file's frames
         private final int token; // slot E, with an exit call
         private final Type returnType;
         private final Label codeStart = new Label();
@@ -147,6 +148,7 @@ public final class HookWeaver {
             this.returnType = Type.getReturnType(descriptor);
             this.token = maxLocals;
             this.initialLocals = ProbeWeaver.initialLocals(access, owner, descriptor);
+            this.slotFrames = hook.exit() == null ? null : new SlotFrames(initialLocals, token, OBJECT);
         }
 
         private int slot(int parameter) {
@@ -226,9 +228,13 @@ public final class HookWeaver {
         }
 
         private void frame(Object[] locals, Object stack) {
-            if (frames) {
-                super.visitFrame(Opcodes.F_NEW, locals.length, locals, stack == null ? 0 : 1,
-                        stack == null ? null : new Object[] {stack});
+            if (!frames) {
+                return;
+            }
+            if (slotFrames == null) {
+                SlotFrames.writeFull(mv, locals, stack);
+            } else {
+                slotFrames.added(mv, locals, stack);
             }
         }
 
@@ -237,20 +243,11 @@ public final class HookWeaver {
             if (!frames) {
                 return;
             }
-            if (hook.exit() == null) {
+            if (slotFrames == null) { // no slot E: the class file's frames as they are
                 super.visitFrame(type, numLocal, local, numStack, stack);
-                return;
+            } else {
+                slotFrames.original(mv, type, numLocal, local, numStack, stack); // E's token added
             }
-            // Expanded frames: pad the locals with TOP up to slot E, then E's token.
-            int slots = 0;
-            for (int i = 0; i < numLocal; i++) {
-                slots += local[i] == Opcodes.LONG || local[i] == Opcodes.DOUBLE ? 2 : 1;
-            }
-            Object[] locals = new Object[numLocal + (token - slots) + 1];
-            System.arraycopy(local, 0, locals, 0, numLocal);
-            java.util.Arrays.fill(locals, numLocal, locals.length - 1, Opcodes.TOP);
-            locals[locals.length - 1] = OBJECT;
-            super.visitFrame(type, locals.length, locals, numStack, stack);
         }
 
         @Override

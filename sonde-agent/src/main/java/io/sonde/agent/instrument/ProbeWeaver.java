@@ -75,7 +75,7 @@ final class ProbeWeaver {
         int[] maxLocals = maxLocalsOfMethods(reader);
         ClassWriter writer = new ClassWriter(reader, 0);
         Weaving visitor = new Weaving(writer, className, filter, probes, maxLocals, loopHook);
-        reader.accept(visitor, ClassReader.EXPAND_FRAMES);
+        reader.accept(visitor, 0); // compressed frames: SlotFrames adds slot E to them
         return visitor.woven ? writer.toByteArray() : null;
     }
 
@@ -210,6 +210,7 @@ final class ProbeWeaver {
         private final int id;
         private final boolean frames;
         private final Object[] initialLocals;
+        private final SlotFrames slotFrames;
         private final int entered; // slot E
         private final Type returnType;
         private final Label enterStart = new Label();
@@ -237,6 +238,7 @@ final class ProbeWeaver {
             this.entered = maxLocals;
             this.returnType = Type.getReturnType(descriptor);
             this.initialLocals = initialLocals(access, owner, descriptor);
+            this.slotFrames = new SlotFrames(initialLocals, entered, Opcodes.INTEGER);
         }
 
         /** Before the method's first instruction (after the reader has declared its own handlers). */
@@ -277,8 +279,7 @@ final class ProbeWeaver {
         /** A frame of the added code: the given locals, the given single stack entry (or none). */
         private void frame(Object[] locals, Object stack) {
             if (frames) {
-                super.visitFrame(Opcodes.F_NEW, locals.length, locals, stack == null ? 0 : 1,
-                        stack == null ? null : new Object[] {stack});
+                slotFrames.added(mv, locals, stack);
             }
         }
 
@@ -296,19 +297,9 @@ final class ProbeWeaver {
         @Override
         public void visitFrame(int type, int numLocal, Object[] local, int numStack, Object[] stack) {
             start();
-            if (!frames) {
-                return;
+            if (frames) {
+                slotFrames.original(mv, type, numLocal, local, numStack, stack); // slot E's int added
             }
-            // Expanded frames (EXPAND_FRAMES): pad the locals with TOP up to slot E, then E's int.
-            int slots = 0;
-            for (int i = 0; i < numLocal; i++) {
-                slots += local[i] == Opcodes.LONG || local[i] == Opcodes.DOUBLE ? 2 : 1;
-            }
-            Object[] locals = new Object[numLocal + (entered - slots) + 1];
-            System.arraycopy(local, 0, locals, 0, numLocal);
-            java.util.Arrays.fill(locals, numLocal, locals.length - 1, Opcodes.TOP);
-            locals[locals.length - 1] = Opcodes.INTEGER;
-            super.visitFrame(type, locals.length, locals, numStack, stack);
         }
 
         @Override
