@@ -117,6 +117,7 @@ class RetransformBatchesTest {
         List<Class<?>> distinct = assertjClasses();
         Set<Class<?>> refused = Set.of(distinct.get(1), distinct.get(4));
         List<String> calls = Collections.synchronizedList(new ArrayList<>());
+        Map<Class<?>, List<byte[]>> returned = new ConcurrentHashMap<>();
         Map<Class<?>, AtomicInteger> accepted = new ConcurrentHashMap<>();
         List<ClassFileTransformer> transformers = new ArrayList<>();
         Instrumentation inst = (Instrumentation) Proxy.newProxyInstance(getClass().getClassLoader(),
@@ -135,7 +136,8 @@ class RetransformBatchesTest {
                             for (Class<?> c : batch) {
                                 String internal = c.getName().replace('.', '/');
                                 for (ClassFileTransformer t : transformers) {
-                                    t.transform(c.getModule(), c.getClassLoader(), internal, c, null, classFile(c));
+                                    byte[] out = t.transform(c.getModule(), c.getClassLoader(), internal, c, null, classFile(c));
+                                    returned.computeIfAbsent(c, k -> Collections.synchronizedList(new ArrayList<>())).add(out);
                                 }
                                 if (refused.contains(c)) {
                                     throw new InternalError("stand-in link failure of " + c.getName());
@@ -149,7 +151,7 @@ class RetransformBatchesTest {
                             return null;
                     }
                 });
-        WeaveStats stats = new WeaveStats(false);
+        WeaveStats stats = new WeaveStats(true);
         Instrumenter instrumenter = new Instrumenter(inst, new MethodFilter(List.of(Rule.include("org.assertj.*"))),
                 new ProbeCatalog(new FakeProbeRegistry()), false, null, false, stats, AgentOptions.Weaver.ASM);
 
@@ -163,6 +165,19 @@ class RetransformBatchesTest {
         }
         assertThat(instrumenter.loadedClassesWoven()).isEqualTo(distinct.size() - refused.size());
         assertThat(stats.counters()).contains("weave.failed=2", "weave.refused.calls=4");
+        // a class given again after a refused batch gets the same class file back, woven once
+        long wovenClasses = 0;
+        for (Class<?> c : distinct) {
+            List<byte[]> out = returned.get(c);
+            assertThat(out).as(c.getName()).isNotEmpty();
+            for (byte[] again : out) {
+                assertThat(again).as("the same each time: " + c.getName()).isEqualTo(out.get(0));
+            }
+            wovenClasses += out.get(0) != null ? 1 : 0;
+        }
+        assertThat(returned.get(distinct.get(0))).as("given in all five calls but the two alone").hasSize(3);
+        assertThat(wovenClasses).isPositive();
+        assertThat(stats.counters()).contains("weave.classes=" + wovenClasses);
     }
 
     private static byte[] classFile(Class<?> c) {
