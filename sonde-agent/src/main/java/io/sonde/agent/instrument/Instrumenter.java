@@ -240,7 +240,9 @@ public final class Instrumenter {
     private void retransformLoaded() {
         List<Class<?>> todo = new ArrayList<>();
         for (Class<?> c : inst.getAllLoadedClasses()) {
-            if (c.isArray() || c.isPrimitive() || c.isHidden()) {
+            // synthetic classes (javac's switch maps and the like) and annotation interfaces have
+            // nothing the weaver would change: re-transforming them would only cost the JVM's part
+            if (c.isArray() || c.isPrimitive() || c.isHidden() || c.isSynthetic() || c.isAnnotation()) {
                 continue;
             }
             ClassLoader loader = c.getClassLoader();
