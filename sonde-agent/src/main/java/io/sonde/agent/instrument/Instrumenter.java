@@ -259,8 +259,7 @@ public final class Instrumenter {
         }
         progress.update(0, todo.size());
         retransforming = Thread.currentThread();
-        for (int from = 0; from < todo.size(); from += BATCH) {
-            List<Class<?>> batch = todo.subList(from, Math.min(todo.size(), from + BATCH));
+        for (List<Class<?>> batch : InitialisedClasses.batches(todo, InitialisedClasses.of(inst), BATCH)) {
             long t0 = stats.start();
             wovenInBatch.clear();
             retransform(batch);
