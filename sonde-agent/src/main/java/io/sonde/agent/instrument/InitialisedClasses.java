@@ -50,9 +50,15 @@ final class InitialisedClasses {
     }
 
     /**
-     * The classes in batches of at most {@code size}: first those {@code initialised} accepts, then
-     * the others, never both in one batch; each part in its given order. With no predicate, the
-     * classes in their order.
+     * The classes in batches: a batch of one class first, then batches of at most {@code size};
+     * first the classes {@code initialised} accepts, then the others, never both in one batch; each
+     * part in its given order. With no predicate, the classes in their order.
+     *
+     * <p>The batch of one: the first re-definition in a JVM whose agent was attached makes HotSpot
+     * throw away all the compiled code of the JVM (until then it has not recorded which compiled
+     * code depends on which method), the weaver's own included. Done with one class, before the
+     * weaver has been compiled, it costs almost nothing; done after a batch of 100 it threw away
+     * the weaver the JIT had just compiled (docs/benchmarks.md, "Attach").
      */
     static List<List<Class<?>>> batches(List<Class<?>> classes, Predicate<Class<?>> initialised, int size) {
         List<Class<?>> first = classes;
@@ -66,8 +72,10 @@ final class InitialisedClasses {
         }
         List<List<Class<?>>> out = new ArrayList<>();
         for (List<Class<?>> part : List.of(first, then)) {
-            for (int from = 0; from < part.size(); from += size) {
-                out.add(part.subList(from, Math.min(part.size(), from + size)));
+            for (int from = 0; from < part.size(); ) {
+                int n = out.isEmpty() ? 1 : size;
+                out.add(part.subList(from, Math.min(part.size(), from + n)));
+                from += n;
             }
         }
         return out;

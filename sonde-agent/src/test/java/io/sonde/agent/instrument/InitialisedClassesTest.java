@@ -12,8 +12,8 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 /**
- * The order of an attach's re-transformation: the initialised classes first, the others in
- * batches of their own, each part in its given order, no batch over the size.
+ * The order of an attach's re-transformation: a batch of one class first, the initialised classes
+ * first, the others in batches of their own, each part in its given order, no batch over the size.
  */
 class InitialisedClassesTest {
 
@@ -37,6 +37,9 @@ class InitialisedClassesTest {
 
             List<Class<?>> flat = new ArrayList<>();
             boolean seenOther = false;
+            if (!classes.isEmpty()) {
+                assertThat(batches.get(0)).as("a batch of one first").hasSize(1);
+            }
             for (List<Class<?>> batch : batches) {
                 assertThat(batch).isNotEmpty().hasSizeLessThanOrEqualTo(size);
                 boolean first = initialised.test(batch.get(0));
