@@ -3,8 +3,6 @@ package io.sonde.agent.instrument;
 import java.util.List;
 import java.util.function.Predicate;
 import net.bytebuddy.jar.asm.ClassReader;
-import net.bytebuddy.jar.asm.ClassVisitor;
-import net.bytebuddy.jar.asm.ClassWriter;
 import net.bytebuddy.jar.asm.Label;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
@@ -78,39 +76,17 @@ public final class HookWeaver {
      * one of them matches, the first matching hook per method; null when none matches.
      */
     public static byte[] weave(byte[] classFile, List<Hook> hooks) {
-        ClassReader reader = new ClassReader(classFile);
-        int[] maxLocals = ProbeWeaver.maxLocalsOfMethods(reader);
-        ClassWriter writer = new ClassWriter(reader, 0);
-        boolean[] woven = {false};
-        reader.accept(new ClassVisitor(Opcodes.ASM9, writer) {
-            private String owner;
-            private boolean frames;
-            private int methodIndex;
-
+        return MethodWeaving.weave(new ClassReader(classFile), (reader, writer) -> new MethodWeaving(reader, writer) {
             @Override
-            public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
-                owner = name;
-                frames = (version & 0xFFFF) >= Opcodes.V1_6;
-                super.visit(version, access, name, signature, superName, interfaces);
-            }
-
-            @Override
-            public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
-                int index = methodIndex++;
-                MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
-                if (name.charAt(0) == '<' || index >= maxLocals.length || maxLocals[index] < 0) {
-                    return mv;
-                }
+            MethodVisitor weave(MethodVisitor mv, int access, String name, String descriptor, int maxLocals) {
                 for (Hook hook : hooks) {
                     if (hook.matches(name, descriptor)) {
-                        woven[0] = true;
-                        return new HookMethod(mv, hook, access, owner, descriptor, maxLocals[index], frames);
+                        return new HookMethod(mv, hook, access, owner, descriptor, maxLocals, frames);
                     }
                 }
-                return mv;
+                return null;
             }
-        }, 0); // compressed frames, as ProbeWeaver: SlotFrames adds slot E to them
-        return woven[0] ? writer.toByteArray() : null;
+        });
     }
 
     /**
