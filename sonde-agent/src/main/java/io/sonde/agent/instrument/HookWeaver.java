@@ -3,8 +3,6 @@ package io.sonde.agent.instrument;
 import java.util.List;
 import java.util.function.Predicate;
 import net.bytebuddy.jar.asm.ClassReader;
-import net.bytebuddy.jar.asm.ClassVisitor;
-import net.bytebuddy.jar.asm.ClassWriter;
 import net.bytebuddy.jar.asm.Label;
 import net.bytebuddy.jar.asm.MethodVisitor;
 import net.bytebuddy.jar.asm.Opcodes;
@@ -78,39 +76,17 @@ public final class HookWeaver {
      * one of them matches, the first matching hook per method; null when none matches.
      */
     public static byte[] weave(byte[] classFile, List<Hook> hooks) {
-        ClassReader reader = new ClassReader(classFile);
-        int[] maxLocals = ProbeWeaver.maxLocalsOfMethods(reader);
-        ClassWriter writer = new ClassWriter(reader, 0);
-        boolean[] woven = {false};
-        reader.accept(new ClassVisitor(Opcodes.ASM9, writer) {
-            private String owner;
-            private boolean frames;
-            private int methodIndex;
-
+        return MethodWeaving.weave(new ClassReader(classFile), (reader, writer) -> new MethodWeaving(reader, writer) {
             @Override
-            public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
-                owner = name;
-                frames = (version & 0xFFFF) >= Opcodes.V1_6;
-                super.visit(version, access, name, signature, superName, interfaces);
-            }
-
-            @Override
-            public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
-                int index = methodIndex++;
-                MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
-                if (name.charAt(0) == '<' || index >= maxLocals.length || maxLocals[index] < 0) {
-                    return mv;
-                }
+            MethodVisitor weave(MethodVisitor mv, int access, String name, String descriptor, int maxLocals) {
                 for (Hook hook : hooks) {
                     if (hook.matches(name, descriptor)) {
-                        woven[0] = true;
-                        return new HookMethod(mv, hook, access, owner, descriptor, maxLocals[index], frames);
+                        return new HookMethod(mv, hook, access, owner, descriptor, maxLocals, frames);
                     }
                 }
-                return mv;
+                return null;
             }
-        }, ClassReader.EXPAND_FRAMES);
-        return woven[0] ? writer.toByteArray() : null;
+        });
     }
 
     /**
@@ -133,6 +109,7 @@ public final class HookWeaver {
         private final boolean isStatic;
         private final Type[] parameters;
         private final Object[] initialLocals;
+        private final SlotFrames slotFrames; // with an exit call: slot E added to the class file's frames
         private final int token; // slot E, with an exit call
         private final Type returnType;
         private final Label codeStart = new Label();
@@ -147,6 +124,7 @@ public final class HookWeaver {
             this.returnType = Type.getReturnType(descriptor);
             this.token = maxLocals;
             this.initialLocals = ProbeWeaver.initialLocals(access, owner, descriptor);
+            this.slotFrames = hook.exit() == null ? null : new SlotFrames(initialLocals, token, OBJECT);
         }
 
         private int slot(int parameter) {
@@ -226,9 +204,13 @@ public final class HookWeaver {
         }
 
         private void frame(Object[] locals, Object stack) {
-            if (frames) {
-                super.visitFrame(Opcodes.F_NEW, locals.length, locals, stack == null ? 0 : 1,
-                        stack == null ? null : new Object[] {stack});
+            if (!frames) {
+                return;
+            }
+            if (slotFrames == null) {
+                SlotFrames.writeFull(mv, locals, stack);
+            } else {
+                slotFrames.added(mv, locals, stack);
             }
         }
 
@@ -237,20 +219,11 @@ public final class HookWeaver {
             if (!frames) {
                 return;
             }
-            if (hook.exit() == null) {
+            if (slotFrames == null) { // no slot E: the class file's frames as they are
                 super.visitFrame(type, numLocal, local, numStack, stack);
-                return;
+            } else {
+                slotFrames.original(mv, type, numLocal, local, numStack, stack); // E's token added
             }
-            // Expanded frames: pad the locals with TOP up to slot E, then E's token.
-            int slots = 0;
-            for (int i = 0; i < numLocal; i++) {
-                slots += local[i] == Opcodes.LONG || local[i] == Opcodes.DOUBLE ? 2 : 1;
-            }
-            Object[] locals = new Object[numLocal + (token - slots) + 1];
-            System.arraycopy(local, 0, locals, 0, numLocal);
-            java.util.Arrays.fill(locals, numLocal, locals.length - 1, Opcodes.TOP);
-            locals[locals.length - 1] = OBJECT;
-            super.visitFrame(type, locals.length, locals, numStack, stack);
         }
 
         @Override

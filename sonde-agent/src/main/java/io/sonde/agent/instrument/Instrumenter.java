@@ -70,6 +70,13 @@ public final class Instrumenter {
      * falls back to halving, which is slower but finds the same classes.
      */
     private Class<?> lastRetransformed;
+    /**
+     * What the transformer returned for each class of the current batch of {@link #retransformLoaded}
+     * ({@link #PASSED} for null), {@link #retransforming}'s thread only: when the JVM refuses a
+     * batch, the classes before the refused one are given again and need not be woven again.
+     */
+    private final Map<Class<?>, byte[]> wovenInBatch = new java.util.IdentityHashMap<>();
+    private static final byte[] PASSED = new byte[0];
 
     /** Progress of the re-transformation of loaded classes (start-up, attach). */
     public interface Progress {
@@ -233,7 +240,9 @@ public final class Instrumenter {
     private void retransformLoaded() {
         List<Class<?>> todo = new ArrayList<>();
         for (Class<?> c : inst.getAllLoadedClasses()) {
-            if (c.isArray() || c.isPrimitive() || c.isHidden()) {
+            // synthetic classes (javac's switch maps and the like) and annotation interfaces have
+            // nothing the weaver would change: re-transforming them would only cost the JVM's part
+            if (c.isArray() || c.isPrimitive() || c.isHidden() || c.isSynthetic() || c.isAnnotation()) {
                 continue;
             }
             ClassLoader loader = c.getClassLoader();
@@ -250,14 +259,15 @@ public final class Instrumenter {
         }
         progress.update(0, todo.size());
         retransforming = Thread.currentThread();
-        for (int from = 0; from < todo.size(); from += BATCH) {
-            List<Class<?>> batch = todo.subList(from, Math.min(todo.size(), from + BATCH));
+        for (List<Class<?>> batch : InitialisedClasses.batches(todo, InitialisedClasses.of(inst), BATCH)) {
             long t0 = stats.start();
+            wovenInBatch.clear();
             retransform(batch);
             stats.end(WeaveStats.Phase.BATCH, t0);
             progress.update(retransformDone.addAndGet(batch.size()), todo.size());
         }
         retransforming = null;
+        wovenInBatch.clear();
         phaseEnd.accept("retransform");
     }
 
@@ -389,8 +399,13 @@ public final class Instrumenter {
         @Override
         public byte[] transform(Module module, ClassLoader loader, String internalName, Class<?> redefined,
                 ProtectionDomain domain, byte[] classFile) {
-            if (redefined != null && Thread.currentThread() == retransforming) {
+            boolean attachBatch = redefined != null && Thread.currentThread() == retransforming;
+            if (attachBatch) {
                 lastRetransformed = redefined; // the suspect if the JVM refuses the batch
+                byte[] again = wovenInBatch.get(redefined);
+                if (again != null && !catalog.anyRemovedFromCode()) { // same class file, same catalogue
+                    return again == PASSED ? null : again;
+                }
             }
             if (internalName == null || loader == null || loader == PLATFORM) {
                 return null;
@@ -401,7 +416,11 @@ public final class Instrumenter {
             }
             long cpu0 = stats.cpuStart(); // for the overhead budget: weaving is the agent's time, not the application's
             try {
-                return weave(module, internalName, name, redefined, classFile);
+                byte[] woven = weave(module, internalName, name, redefined, classFile);
+                if (attachBatch) {
+                    wovenInBatch.put(redefined, woven == null ? PASSED : woven);
+                }
+                return woven;
             } finally {
                 stats.cpuEnd(cpu0);
             }

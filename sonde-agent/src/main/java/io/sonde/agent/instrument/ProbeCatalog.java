@@ -114,6 +114,11 @@ public final class ProbeCatalog {
         return classes.isEmpty() ? 0 : reweaver.reweave(classes);
     }
 
+    /** True when some probe was taken out of the code ({@link #removeFromCode}) and is not back. */
+    public boolean anyRemovedFromCode() {
+        return !unwoven.isEmpty();
+    }
+
     /** The names taken out of the code, sorted. */
     public Set<String> removedFromCode() {
         return new TreeSet<>(unwoven);

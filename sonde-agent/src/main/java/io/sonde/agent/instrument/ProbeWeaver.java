@@ -2,7 +2,6 @@ package io.sonde.agent.instrument;
 
 import io.sonde.agent.pattern.MethodFilter;
 import net.bytebuddy.jar.asm.ClassReader;
-import net.bytebuddy.jar.asm.ClassVisitor;
 import net.bytebuddy.jar.asm.ClassWriter;
 import net.bytebuddy.jar.asm.Label;
 import net.bytebuddy.jar.asm.MethodVisitor;
@@ -72,11 +71,7 @@ final class ProbeWeaver {
         if ((reader.getAccess() & (Opcodes.ACC_SYNTHETIC | Opcodes.ACC_MODULE)) != 0) {
             return null;
         }
-        int[] maxLocals = maxLocalsOfMethods(reader);
-        ClassWriter writer = new ClassWriter(reader, 0);
-        Weaving visitor = new Weaving(writer, className, filter, probes, maxLocals, loopHook);
-        reader.accept(visitor, ClassReader.EXPAND_FRAMES);
-        return visitor.woven ? writer.toByteArray() : null;
+        return MethodWeaving.weave(reader, (r, writer) -> new Weaving(r, writer, className, filter, probes, loopHook));
     }
 
     /**
@@ -149,59 +144,39 @@ final class ProbeWeaver {
         return p;
     }
 
-    private static final class Weaving extends ClassVisitor {
+    /** The probes (and the worker loops' hook) woven into the selected methods of one class. */
+    private static final class Weaving extends MethodWeaving {
         private final String className;
         private final MethodFilter filter;
         private final Probes probes;
-        private final int[] maxLocals;
         private final HookWeaver.Hook loopHook;
-        private String internalName;
-        private boolean frames;
-        private int methodIndex;
-        boolean woven;
 
-        Weaving(ClassWriter writer, String className, MethodFilter filter, Probes probes, int[] maxLocals,
+        Weaving(ClassReader reader, ClassWriter writer, String className, MethodFilter filter, Probes probes,
                 HookWeaver.Hook loopHook) {
-            super(Opcodes.ASM9, writer);
+            super(reader, writer);
             this.loopHook = loopHook;
             this.className = className;
             this.filter = filter;
             this.probes = probes;
-            this.maxLocals = maxLocals;
         }
 
         @Override
-        public void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
-            internalName = name;
-            frames = (version & 0xFFFF) >= Opcodes.V1_6;
-            super.visit(version, access, name, signature, superName, interfaces);
-        }
-
-        @Override
-        public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
-            int index = methodIndex++;
-            MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
-            if ((access & SKIPPED_METHODS) != 0 || name.charAt(0) == '<' || index >= maxLocals.length
-                    || maxLocals[index] < 0) {
-                return mv; // a MethodWriter: copied unchanged
+        MethodVisitor weave(MethodVisitor mv, int access, String name, String descriptor, int maxLocals) {
+            if ((access & SKIPPED_METHODS) != 0) {
+                return null;
             }
             if (WorkerLoops.isLoop(className, name)) { // never a probe; the hook, if any
-                if (loopHook == null) {
-                    return mv;
-                }
-                woven = true;
-                return HookWeaver.hooked(mv, loopHook, access, internalName, descriptor, maxLocals[index], frames);
+                return loopHook == null ? null : HookWeaver.hooked(mv, loopHook, access, owner, descriptor, maxLocals, frames);
             }
             if (!filter.selects(className, name)) {
-                return mv;
+                return null;
             }
             String probe = className + "." + name;
             if (!probes.weaves(probe)) {
-                return mv;
+                return null;
             }
             int id = probes.probeFor(probe, descriptor);
-            woven = true;
-            return new ProbeMethod(mv, id, access, internalName, descriptor, maxLocals[index], frames);
+            return new ProbeMethod(mv, id, access, owner, descriptor, maxLocals, frames);
         }
     }
 
@@ -210,6 +185,7 @@ final class ProbeWeaver {
         private final int id;
         private final boolean frames;
         private final Object[] initialLocals;
+        private final SlotFrames slotFrames;
         private final int entered; // slot E
         private final Type returnType;
         private final Label enterStart = new Label();
@@ -237,6 +213,7 @@ final class ProbeWeaver {
             this.entered = maxLocals;
             this.returnType = Type.getReturnType(descriptor);
             this.initialLocals = initialLocals(access, owner, descriptor);
+            this.slotFrames = new SlotFrames(initialLocals, entered, Opcodes.INTEGER);
         }
 
         /** Before the method's first instruction (after the reader has declared its own handlers). */
@@ -277,8 +254,7 @@ final class ProbeWeaver {
         /** A frame of the added code: the given locals, the given single stack entry (or none). */
         private void frame(Object[] locals, Object stack) {
             if (frames) {
-                super.visitFrame(Opcodes.F_NEW, locals.length, locals, stack == null ? 0 : 1,
-                        stack == null ? null : new Object[] {stack});
+                slotFrames.added(mv, locals, stack);
             }
         }
 
@@ -296,19 +272,9 @@ final class ProbeWeaver {
         @Override
         public void visitFrame(int type, int numLocal, Object[] local, int numStack, Object[] stack) {
             start();
-            if (!frames) {
-                return;
+            if (frames) {
+                slotFrames.original(mv, type, numLocal, local, numStack, stack); // slot E's int added
             }
-            // Expanded frames (EXPAND_FRAMES): pad the locals with TOP up to slot E, then E's int.
-            int slots = 0;
-            for (int i = 0; i < numLocal; i++) {
-                slots += local[i] == Opcodes.LONG || local[i] == Opcodes.DOUBLE ? 2 : 1;
-            }
-            Object[] locals = new Object[numLocal + (entered - slots) + 1];
-            System.arraycopy(local, 0, locals, 0, numLocal);
-            java.util.Arrays.fill(locals, numLocal, locals.length - 1, Opcodes.TOP);
-            locals[locals.length - 1] = Opcodes.INTEGER;
-            super.visitFrame(type, locals.length, locals, numStack, stack);
         }
 
         @Override

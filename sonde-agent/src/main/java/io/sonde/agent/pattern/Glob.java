@@ -15,10 +15,28 @@ public final class Glob {
 
     private final String text;
     private final char[] pattern;
+    /**
+     * The literal part when the pattern is a literal ({@link #LITERAL}) or a literal then one
+     * trailing {@code *} ({@link #PREFIX}): the common shapes ({@code org.h2.*}), matched without
+     * the automaton, which the weaver otherwise runs for every method of every class it weaves.
+     */
+    private final String literal;
+    private final int shape;
+    private static final int LITERAL = 0;
+    private static final int PREFIX = 1;
+    private static final int GENERAL = 2;
 
     private Glob(String text) {
         this.text = text;
         this.pattern = text.toCharArray();
+        int star = text.indexOf('*');
+        if (text.indexOf('?') >= 0 || (star >= 0 && star != text.length() - 1)) {
+            shape = GENERAL;
+            literal = null;
+        } else {
+            shape = star < 0 ? LITERAL : PREFIX;
+            literal = star < 0 ? text : text.substring(0, star);
+        }
     }
 
     /** Compiles a wildcard pattern; an empty pattern matches only the empty string. */
@@ -33,13 +51,38 @@ public final class Glob {
 
     /** True when the whole of {@code s} matches. */
     public boolean matches(CharSequence s) {
+        if (shape == LITERAL) {
+            return literal.contentEquals(s);
+        }
+        if (shape == PREFIX) {
+            return startsWith(s, literal);
+        }
         boolean[] states = run(s);
         return states != null && states[pattern.length];
     }
 
     /** True when at least one string that starts with {@code prefix} matches. */
     public boolean couldMatchWithPrefix(CharSequence prefix) {
+        if (shape == LITERAL) {
+            return startsWith(literal, prefix);
+        }
+        if (shape == PREFIX) {
+            return startsWith(prefix, literal) || startsWith(literal, prefix);
+        }
         return run(prefix) != null;
+    }
+
+    private static boolean startsWith(CharSequence s, CharSequence prefix) {
+        int n = prefix.length();
+        if (s.length() < n) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            if (s.charAt(i) != prefix.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -104,6 +104,123 @@ class ProbeWeaverTest {
         assertThat(ProbeWeaver.weave(classFile(SHAPE), SHAPE, all, none)).as("nothing left to weave").isNull();
     }
 
+    /**
+     * On every class file of a real library (Byte Buddy's jar: thousands of methods, every kind of
+     * stack map frame), read by ASM with its frames expanded before and after weaving: each woven
+     * method has the class file's own frames, in order, with slot E's int added after the locals
+     * (TOP up to E), between the two frames of the entry and the six of the exits; every other
+     * method keeps its frames as they were.
+     */
+    @Test
+    void theClassFilesOwnFramesGetSlotEAndAreOtherwiseKept() throws Exception {
+        java.nio.file.Path jar = java.nio.file.Path.of(
+                net.bytebuddy.ByteBuddy.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        MethodFilter all = new MethodFilter(List.of(Rule.include("*")));
+        int wovenMethods = 0;
+        int checkedFrames = 0;
+        try (java.util.jar.JarFile classes = new java.util.jar.JarFile(jar.toFile())) {
+            for (java.util.jar.JarEntry e : java.util.Collections.list(classes.entries())) {
+                String path = e.getName();
+                if (!path.endsWith(".class") || path.startsWith("META-INF/") || path.endsWith("module-info.class")) {
+                    continue;
+                }
+                byte[] original;
+                try (InputStream in = classes.getInputStream(e)) {
+                    original = in.readAllBytes();
+                }
+                String className = path.substring(0, path.length() - 6).replace('/', '.');
+                byte[] woven = ProbeWeaver.weave(original, className, all, (n, sig) -> 7);
+                if (woven == null) {
+                    continue;
+                }
+                Map<String, List<String>> before = expandedFrames(original);
+                Map<String, List<String>> after = expandedFrames(woven);
+                Map<String, Integer> slotE = maxLocals(original);
+                assertThat(after.keySet()).as(className).isEqualTo(before.keySet());
+                for (Map.Entry<String, List<String>> m : before.entrySet()) {
+                    List<String> own = m.getValue();
+                    List<String> out = after.get(m.getKey());
+                    if (probeCalls(woven, m.getKey()) == 0) {
+                        assertThat(out).as(className + "." + m.getKey()).isEqualTo(own);
+                        continue;
+                    }
+                    wovenMethods++;
+                    assertThat(out).as(className + "." + m.getKey()).hasSize(own.size() + 8);
+                    int e0 = slotE.get(m.getKey());
+                    for (int i = 0; i < own.size(); i++) {
+                        assertThat(out.get(2 + i)).as(className + "." + m.getKey() + " frame " + i)
+                                .isEqualTo(withSlot(own.get(i), e0));
+                        checkedFrames++;
+                    }
+                }
+            }
+        }
+        assertThat(wovenMethods).isGreaterThan(1000);
+        assertThat(checkedFrames).isGreaterThan(1000);
+    }
+
+    /** Per method (name + descriptor): its frames as ASM expands them, "locals | stack", labels as "U". */
+    private static Map<String, List<String>> expandedFrames(byte[] classFile) {
+        Map<String, List<String>> frames = new TreeMap<>();
+        new net.bytebuddy.jar.asm.ClassReader(classFile).accept(new net.bytebuddy.jar.asm.ClassVisitor(net.bytebuddy.jar.asm.Opcodes.ASM9) {
+            @Override
+            public net.bytebuddy.jar.asm.MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
+                    String[] exceptions) {
+                List<String> list = new ArrayList<>();
+                frames.put(name + descriptor, list);
+                return new net.bytebuddy.jar.asm.MethodVisitor(net.bytebuddy.jar.asm.Opcodes.ASM9) {
+                    @Override
+                    public void visitFrame(int type, int numLocal, Object[] local, int numStack, Object[] stack) {
+                        list.add(render(local, numLocal) + " | " + render(stack, numStack));
+                    }
+                };
+            }
+        }, net.bytebuddy.jar.asm.ClassReader.EXPAND_FRAMES);
+        return frames;
+    }
+
+    private static String render(Object[] types, int n) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(types[i] instanceof net.bytebuddy.jar.asm.Label ? "U" : String.valueOf(types[i]));
+        }
+        return String.join(",", out);
+    }
+
+    /** An original frame's rendering with TOP up to slot {@code e} and then e's int. */
+    private static String withSlot(String frame, int e) {
+        String locals = frame.substring(0, frame.indexOf(" | "));
+        List<String> out = new ArrayList<>(locals.isEmpty() ? List.of() : List.of(locals.split(",")));
+        int slots = 0;
+        for (String l : out) {
+            slots += l.equals(String.valueOf(net.bytebuddy.jar.asm.Opcodes.LONG))
+                    || l.equals(String.valueOf(net.bytebuddy.jar.asm.Opcodes.DOUBLE)) ? 2 : 1;
+        }
+        for (int i = slots; i < e; i++) {
+            out.add(String.valueOf(net.bytebuddy.jar.asm.Opcodes.TOP));
+        }
+        out.add(String.valueOf(net.bytebuddy.jar.asm.Opcodes.INTEGER));
+        return String.join(",", out) + frame.substring(frame.indexOf(" | "));
+    }
+
+    /** Per method (name + descriptor): the max_locals of its code. */
+    private static Map<String, Integer> maxLocals(byte[] classFile) {
+        Map<String, Integer> result = new TreeMap<>();
+        new net.bytebuddy.jar.asm.ClassReader(classFile).accept(new net.bytebuddy.jar.asm.ClassVisitor(net.bytebuddy.jar.asm.Opcodes.ASM9) {
+            @Override
+            public net.bytebuddy.jar.asm.MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
+                    String[] exceptions) {
+                return new net.bytebuddy.jar.asm.MethodVisitor(net.bytebuddy.jar.asm.Opcodes.ASM9) {
+                    @Override
+                    public void visitMaxs(int maxStack, int maxLocals) {
+                        result.put(name + descriptor, maxLocals);
+                    }
+                };
+            }
+        }, net.bytebuddy.jar.asm.ClassReader.SKIP_FRAMES);
+        return result;
+    }
+
     /** The calls to Sonde's {@code Probes} in the code of the methods named {@code method}. */
     private static int probeCalls(byte[] classFile, String method) {
         int[] calls = {0};
@@ -111,7 +228,7 @@ class ProbeWeaverTest {
             @Override
             public net.bytebuddy.jar.asm.MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
                     String[] exceptions) {
-                if (!name.equals(method)) return null;
+                if (!name.equals(method) && !(name + descriptor).equals(method)) return null;
                 return new net.bytebuddy.jar.asm.MethodVisitor(net.bytebuddy.jar.asm.Opcodes.ASM9) {
                     @Override
                     public void visitMethodInsn(int opcode, String owner, String called, String desc, boolean itf) {

@@ -117,6 +117,7 @@ class RetransformBatchesTest {
         List<Class<?>> distinct = assertjClasses();
         Set<Class<?>> refused = Set.of(distinct.get(1), distinct.get(4));
         List<String> calls = Collections.synchronizedList(new ArrayList<>());
+        Map<Class<?>, List<byte[]>> returned = new ConcurrentHashMap<>();
         Map<Class<?>, AtomicInteger> accepted = new ConcurrentHashMap<>();
         List<ClassFileTransformer> transformers = new ArrayList<>();
         Instrumentation inst = (Instrumentation) Proxy.newProxyInstance(getClass().getClassLoader(),
@@ -135,7 +136,8 @@ class RetransformBatchesTest {
                             for (Class<?> c : batch) {
                                 String internal = c.getName().replace('.', '/');
                                 for (ClassFileTransformer t : transformers) {
-                                    t.transform(c.getModule(), c.getClassLoader(), internal, c, null, classFile(c));
+                                    byte[] out = t.transform(c.getModule(), c.getClassLoader(), internal, c, null, classFile(c));
+                                    returned.computeIfAbsent(c, k -> Collections.synchronizedList(new ArrayList<>())).add(out);
                                 }
                                 if (refused.contains(c)) {
                                     throw new InternalError("stand-in link failure of " + c.getName());
@@ -149,20 +151,33 @@ class RetransformBatchesTest {
                             return null;
                     }
                 });
-        WeaveStats stats = new WeaveStats(false);
+        WeaveStats stats = new WeaveStats(true);
         Instrumenter instrumenter = new Instrumenter(inst, new MethodFilter(List.of(Rule.include("org.assertj.*"))),
                 new ProbeCatalog(new FakeProbeRegistry()), false, null, false, stats, AgentOptions.Weaver.ASM);
 
         assertThat(instrumenter.installWeaver()).isTrue();
 
-        // one batch (6 classes): refused at the 2nd; the 2nd alone; the other 5, refused at their 4th
-        // (the 5th class); it alone; the remaining 4
-        assertThat(calls).containsExactly("6 refused", "1 refused", "5 refused", "1 refused", "4");
+        // a batch of one (the 1st class); then the other 5: refused at their 1st (the 2nd class); it
+        // alone; the other 4, refused at their 3rd (the 5th class); it alone; the remaining 3
+        assertThat(calls).containsExactly("1", "5 refused", "1 refused", "4 refused", "1 refused", "3");
         for (Class<?> c : distinct) {
             assertThat(accepted.containsKey(c)).as(c.getName()).isEqualTo(!refused.contains(c));
         }
         assertThat(instrumenter.loadedClassesWoven()).isEqualTo(distinct.size() - refused.size());
         assertThat(stats.counters()).contains("weave.failed=2", "weave.refused.calls=4");
+        // a class given again after a refused batch gets the same class file back, woven once
+        long wovenClasses = 0;
+        for (Class<?> c : distinct) {
+            List<byte[]> out = returned.get(c);
+            assertThat(out).as(c.getName()).isNotEmpty();
+            for (byte[] again : out) {
+                assertThat(again).as("the same each time: " + c.getName()).isEqualTo(out.get(0));
+            }
+            wovenClasses += out.get(0) != null ? 1 : 0;
+        }
+        assertThat(returned.get(distinct.get(2))).as("given in the two calls after the 2nd class was found").hasSize(2);
+        assertThat(wovenClasses).isPositive();
+        assertThat(stats.counters()).contains("weave.classes=" + wovenClasses);
     }
 
     private static byte[] classFile(Class<?> c) {

@@ -74,4 +74,36 @@ class GlobTest {
         }
         return b.toString();
     }
+
+    /**
+     * The shortcut for a literal, or a literal with one trailing star, answers as the automaton
+     * does: against the same language written with two stars ({@code p**}, which takes the
+     * automaton), on seeded random strings over a small alphabet, full matches and prefixes alike.
+     */
+    @Test
+    void literalAndTrailingStarShortcutsAgreeWithTheAutomaton() {
+        Random r = new Random(19);
+        String alphabet = "ab.$";
+        int agreedMatches = 0;
+        for (int round = 0; round < 3000; round++) {
+            String literal = random(r, alphabet, r.nextInt(4));
+            String s = random(r, alphabet, r.nextInt(6));
+            Glob prefix = Glob.of(literal + "*");
+            Glob automaton = Glob.of(literal + "**");
+            assertThat(prefix.matches(s)).as(literal + "* on " + s).isEqualTo(automaton.matches(s));
+            assertThat(prefix.couldMatchWithPrefix(s)).as(literal + "* prefix " + s).isEqualTo(automaton.couldMatchWithPrefix(s));
+            assertThat(Glob.of(literal).matches(s)).as(literal + " on " + s).isEqualTo(literal.equals(s));
+            assertThat(Glob.of(literal).couldMatchWithPrefix(s)).as(literal + " prefix " + s).isEqualTo(literal.startsWith(s));
+            agreedMatches += prefix.matches(s) ? 1 : 0;
+        }
+        assertThat(agreedMatches).as("both outcomes are exercised").isBetween(100, 2900);
+    }
+
+    private static String random(Random r, String alphabet, int length) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < length; i++) {
+            b.append(alphabet.charAt(r.nextInt(alphabet.length())));
+        }
+        return b.toString();
+    }
 }
