@@ -1,11 +1,9 @@
 package io.sonde.agent.instrument;
 
-import java.lang.instrument.Instrumentation;
+import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -16,25 +14,23 @@ import java.util.function.Predicate;
  * initialised classes first, and the others in batches of their own, confines the refusals (and
  * the work they waste) to the few classes never initialised (docs/benchmarks.md, "Attach").
  *
- * <p>The JDK says whether a class is initialised only inside {@code java.base}
- * ({@code jdk.internal.misc.Unsafe.shouldBeInitialized}, which {@code java.lang.invoke} uses): the
- * agent exports that package to its own module through {@link Instrumentation#redefineModule},
- * as an agent may. Where that fails, nothing is known and the order stays as it was.
+ * <p>Whether a class is initialised: {@code sun.misc.Unsafe.shouldBeInitialized} of the
+ * {@code jdk.unsupported} module, which the JDK exports and opens for such use (JDK 17 to 21). The
+ * agent does not export any package of {@code java.base} to itself: that would open the JDK's
+ * internals to everything on the boot class path of the user's program. Where the method is
+ * missing (it was removed in later JDKs), nothing is known and the order stays as it was.
  */
 final class InitialisedClasses {
 
     private InitialisedClasses() {}
 
     /** True for a class the JVM has initialised; null when the JDK does not tell. */
-    static Predicate<Class<?>> of(Instrumentation inst) {
+    static Predicate<Class<?>> of() {
         try {
-            Module self = InitialisedClasses.class.getModule();
-            Module base = Object.class.getModule();
-            if (!base.isExported("jdk.internal.misc", self)) {
-                inst.redefineModule(base, Set.of(), Map.of("jdk.internal.misc", Set.of(self)), Map.of(), Set.of(), Map.of());
-            }
-            Class<?> unsafeClass = Class.forName("jdk.internal.misc.Unsafe");
-            Object unsafe = unsafeClass.getMethod("getUnsafe").invoke(null);
+            Class<?> unsafeClass = Class.forName("sun.misc.Unsafe");
+            Field theUnsafe = unsafeClass.getDeclaredField("theUnsafe");
+            theUnsafe.setAccessible(true);
+            Object unsafe = theUnsafe.get(null);
             Method shouldBeInitialized = unsafeClass.getMethod("shouldBeInitialized", Class.class);
             shouldBeInitialized.invoke(unsafe, InitialisedClasses.class); // fails here if not allowed
             return c -> {

@@ -259,7 +259,7 @@ public final class Instrumenter {
         }
         progress.update(0, todo.size());
         retransforming = Thread.currentThread();
-        for (List<Class<?>> batch : InitialisedClasses.batches(todo, InitialisedClasses.of(inst), BATCH)) {
+        for (List<Class<?>> batch : InitialisedClasses.batches(todo, InitialisedClasses.of(), BATCH)) {
             long t0 = stats.start();
             wovenInBatch.clear();
             retransform(batch);

@@ -36,7 +36,8 @@ class RetransformBatchesTest {
                 "org.assertj.core.api.AbstractListAssert", "org.assertj.core.api.AbstractIterableAssert",
                 "org.assertj.core.api.AbstractAssert", "org.assertj.core.api.ObjectAssert")) {
             try {
-                out.add(Class.forName(n, false, RetransformBatchesTest.class.getClassLoader()));
+                // initialised, so the attach's order (initialised classes first) keeps them in one part
+                out.add(Class.forName(n, true, RetransformBatchesTest.class.getClassLoader()));
             } catch (ClassNotFoundException e) {
                 throw new AssertionError(e);
             }
