@@ -120,11 +120,15 @@ public final class PackingBenchmark {
          * {@link #RUN_OVERHEAD_SECONDS} per run to start and stop a collector and a monitor.
          */
         double expectedSeconds() {
-            double staticRun = warmSeconds + seconds + RUN_OVERHEAD_SECONDS;
-            double adaptiveRun = adaptiveWarmSeconds + seconds + RUN_OVERHEAD_SECONDS;
-            double sweep = rounds * ((degrees.size() + 1) * staticRun + 2 * adaptiveRun);
-            double confirmation = confirmRounds * (3 * staticRun + adaptiveRun);
-            return staticRun + sources.size() * (sweep + confirmation);
+            double total = warmSeconds + seconds + RUN_OVERHEAD_SECONDS;
+            for (Source s : sources) {
+                double measured = s.measuredSeconds(seconds);
+                double staticRun = warmSeconds + measured + RUN_OVERHEAD_SECONDS;
+                double adaptiveRun = adaptiveWarmSeconds + measured + RUN_OVERHEAD_SECONDS;
+                double sweep = rounds * ((degrees.size() + 1) * staticRun + 2 * adaptiveRun);
+                total += sweep + confirmRounds * (3 * staticRun + adaptiveRun);
+            }
+            return total;
         }
     }
 
@@ -332,9 +336,11 @@ public final class PackingBenchmark {
 
     /**
      * One configuration: start a collector and a monitor, let the source run {@code warm} seconds,
-     * then measure for {@code seconds}; the packing degree is sampled all along.
+     * then measure for {@code askedSeconds} (the changing source: whole periods,
+     * {@link Source#measuredSeconds}); the packing degree is sampled all along.
      */
-    static Run measure(Source source, String packing, double warm, double seconds, Path dir) throws Exception {
+    static Run measure(Source source, String packing, double warm, double askedSeconds, Path dir) throws Exception {
+        double seconds = source.measuredSeconds(askedSeconds); // the changing source: whole periods
         ReceivingHandler handler = new ReceivingHandler();
         Path out = Files.createTempDirectory(dir, "run-");
         Collector collector = Collector.start(new Collector.Settings(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), out,

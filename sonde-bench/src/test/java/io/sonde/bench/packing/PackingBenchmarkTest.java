@@ -54,6 +54,18 @@ class PackingBenchmarkTest {
     }
 
     @Test
+    void theChangingSourceIsMeasuredOverWholePeriodsSoEveryWindowHoldsBothSizesAlike() {
+        // 1 s phases: a 2 s period
+        assertThat(Source.changing(1000).measuredSeconds(1.5)).isEqualTo(2.0);
+        assertThat(Source.changing(1000).measuredSeconds(2.0)).isEqualTo(2.0);
+        assertThat(Source.changing(1000).measuredSeconds(2.1)).isEqualTo(4.0);
+        assertThat(Source.changing(200).measuredSeconds(0.4)).isCloseTo(0.4, org.assertj.core.data.Offset.offset(1e-9));
+        // the other sources measure what they are asked to
+        assertThat(Source.continuous(10_000).measuredSeconds(1.5)).isEqualTo(1.5);
+        assertThat(Source.bursty(1000, 1000, 10).measuredSeconds(1.5)).isEqualTo(1.5);
+    }
+
+    @Test
     void unknownOptionsAreRefused() {
         assertThatThrownBy(() -> PackingBenchmark.main(new String[] {"--fast"})).hasMessageContaining("unknown option '--fast'");
     }
