@@ -25,7 +25,7 @@ import java.util.Random;
 
 /**
  * The packing study ({@code ./sonde bench packing [--quick] [--json F] [--seconds S]
- * [--adaptive-warm S] [--source NAME] [--confirm K] [--seed N]}), after "adaptive message packing"
+ * [--adaptive-warm S] [--source NAME] [--confirm K] [--seed N] [--degrees D1,D2,...]}), after "adaptive message packing"
  * section 4. For each source (continuous 100, 1,000 and 10,000-byte events, a source whose event
  * size changes, a bursty source):
  *
@@ -100,6 +100,14 @@ public final class PackingBenchmark {
             return new Plan(sources, degrees, warmSeconds, this.seconds, seconds, rounds, confirmRounds, seed, frameBytes);
         }
 
+        /**
+         * This plan with the static degrees {@code list} instead of the ladder 1, 2, 4 … 1,024 (e.g.
+         * the neighbourhood of a peak: 32, 48, 64, 96, 128, 131), each a configuration of the sweep.
+         */
+        Plan withDegrees(List<Integer> list) {
+            return new Plan(sources, List.copyOf(list), warmSeconds, seconds, adaptiveWarmSeconds, rounds, confirmRounds, seed, frameBytes);
+        }
+
         /** This plan with {@code k} confirmation rounds in an order drawn from {@code seed}. */
         Plan withConfirmation(int k, long seed) {
             return new Plan(sources, degrees, warmSeconds, seconds, adaptiveWarmSeconds, rounds, k, seed, frameBytes);
@@ -120,11 +128,15 @@ public final class PackingBenchmark {
          * {@link #RUN_OVERHEAD_SECONDS} per run to start and stop a collector and a monitor.
          */
         double expectedSeconds() {
-            double staticRun = warmSeconds + seconds + RUN_OVERHEAD_SECONDS;
-            double adaptiveRun = adaptiveWarmSeconds + seconds + RUN_OVERHEAD_SECONDS;
-            double sweep = rounds * ((degrees.size() + 1) * staticRun + 2 * adaptiveRun);
-            double confirmation = confirmRounds * (3 * staticRun + adaptiveRun);
-            return staticRun + sources.size() * (sweep + confirmation);
+            double total = warmSeconds + seconds + RUN_OVERHEAD_SECONDS;
+            for (Source s : sources) {
+                double measured = s.measuredSeconds(seconds);
+                double staticRun = warmSeconds + measured + RUN_OVERHEAD_SECONDS;
+                double adaptiveRun = adaptiveWarmSeconds + measured + RUN_OVERHEAD_SECONDS;
+                double sweep = rounds * ((degrees.size() + 1) * staticRun + 2 * adaptiveRun);
+                total += sweep + confirmRounds * (3 * staticRun + adaptiveRun);
+            }
+            return total;
         }
     }
 
@@ -153,6 +165,7 @@ public final class PackingBenchmark {
         double adaptiveWarm = -1;
         int confirm = -1;
         long seed = SEED;
+        List<Integer> degrees = null;
         OptionArgs a = new OptionArgs(args);
         while (a.next()) {
             switch (a.option()) {
@@ -163,13 +176,15 @@ public final class PackingBenchmark {
                 case "--adaptive-warm" -> adaptiveWarm = positiveSeconds(a.value());
                 case "--confirm" -> confirm = rounds(a.value());
                 case "--seed" -> seed = seed(a.value());
+                case "--degrees" -> degrees = degrees(a.value());
                 default -> throw new IllegalArgumentException("unknown option '" + a.option()
-                        + "'; options: --quick --json F --seconds S --adaptive-warm S --source NAME --confirm K --seed N");
+                        + "'; options: --quick --json F --seconds S --adaptive-warm S --source NAME --confirm K --seed N --degrees D1,D2,...");
             }
         }
         Plan plan = quick ? quickPlan() : fullPlan(seconds > 0 ? seconds : 1.5);
         if (only != null) plan = plan.only(only);
         if (adaptiveWarm > 0) plan = plan.withAdaptiveWarm(adaptiveWarm);
+        if (degrees != null) plan = plan.withDegrees(degrees);
         plan = plan.withConfirmation(confirm > 0 ? confirm : plan.confirmRounds(), seed);
         List<SourceStudy> studies = run(plan, System.out);
         if (json != null) {
@@ -196,6 +211,29 @@ public final class PackingBenchmark {
             // reported below
         }
         throw new IllegalArgumentException("option --confirm: '" + v + "' is not a whole number of rounds from 1 to 100");
+    }
+
+    /** {@code --degrees}: static degrees, comma-separated, ascending, each from 1 to 1,000,000. */
+    static List<Integer> degrees(String v) {
+        List<Integer> list = new ArrayList<>();
+        for (String part : v.split(",", -1)) {
+            int d;
+            try {
+                d = Integer.parseInt(part.trim());
+            } catch (NumberFormatException e) {
+                d = 0;
+            }
+            if (d < 1 || d > 1_000_000) {
+                throw new IllegalArgumentException("option --degrees: '" + part.trim() + "' in '" + v
+                        + "' is not a whole number of records per frame from 1 to 1000000");
+            }
+            if (!list.isEmpty() && d <= list.get(list.size() - 1)) {
+                throw new IllegalArgumentException("option --degrees: '" + v + "' must be ascending without repeats ("
+                        + d + " after " + list.get(list.size() - 1) + ")");
+            }
+            list.add(d);
+        }
+        return list;
     }
 
     private static long seed(String v) {
@@ -307,8 +345,9 @@ public final class PackingBenchmark {
 
     /** The degree indexes that count as the best group's neighbourhood for convergence: the group's, or every larger one if capped. */
     static int[] convergenceRange(DegreeGroup g) {
-        int low = Integer.numberOfTrailingZeros(g.degrees().get(0));
-        int high = g.capped() ? 31 : Integer.numberOfTrailingZeros(g.degrees().get(g.degrees().size() - 1));
+        // floor(log2): the ladder index at or below the degree (--degrees may name degrees between two ladder steps)
+        int low = 31 - Integer.numberOfLeadingZeros(g.degrees().get(0));
+        int high = g.capped() ? 31 : 31 - Integer.numberOfLeadingZeros(g.degrees().get(g.degrees().size() - 1));
         return new int[] {low, high};
     }
 
@@ -332,9 +371,11 @@ public final class PackingBenchmark {
 
     /**
      * One configuration: start a collector and a monitor, let the source run {@code warm} seconds,
-     * then measure for {@code seconds}; the packing degree is sampled all along.
+     * then measure for {@code askedSeconds} (the changing source: whole periods,
+     * {@link Source#measuredSeconds}); the packing degree is sampled all along.
      */
-    static Run measure(Source source, String packing, double warm, double seconds, Path dir) throws Exception {
+    static Run measure(Source source, String packing, double warm, double askedSeconds, Path dir) throws Exception {
+        double seconds = source.measuredSeconds(askedSeconds); // the changing source: whole periods
         ReceivingHandler handler = new ReceivingHandler();
         Path out = Files.createTempDirectory(dir, "run-");
         Collector collector = Collector.start(new Collector.Settings(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), out,

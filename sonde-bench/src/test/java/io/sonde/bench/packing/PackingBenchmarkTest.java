@@ -54,6 +54,33 @@ class PackingBenchmarkTest {
     }
 
     @Test
+    void theChangingSourceIsMeasuredOverWholePeriodsSoEveryWindowHoldsBothSizesAlike() {
+        // 1 s phases: a 2 s period
+        assertThat(Source.changing(1000).measuredSeconds(1.5)).isEqualTo(2.0);
+        assertThat(Source.changing(1000).measuredSeconds(2.0)).isEqualTo(2.0);
+        assertThat(Source.changing(1000).measuredSeconds(2.1)).isEqualTo(4.0);
+        assertThat(Source.changing(200).measuredSeconds(0.4)).isCloseTo(0.4, org.assertj.core.data.Offset.offset(1e-9));
+        // the other sources measure what they are asked to
+        assertThat(Source.continuous(10_000).measuredSeconds(1.5)).isEqualTo(1.5);
+        assertThat(Source.bursty(1000, 1000, 10).measuredSeconds(1.5)).isEqualTo(1.5);
+    }
+
+    @Test
+    void degreesBetweenTheLaddersStepsCanBeStudied() {
+        assertThat(PackingBenchmark.degrees("32,48, 64,131")).containsExactly(32, 48, 64, 131);
+        PackingBenchmark.Plan plan = PackingBenchmark.fullPlan(1.5).only("10000").withDegrees(List.of(32, 96, 128, 131));
+        assertThat(plan.sweepConfigurations()).containsExactly("static:32", "static:96", "static:128", "static:131", "fill", "adaptive",
+                "adaptive:wall");
+        // 131 records of 2,000 bytes still fit into 256 KiB: every degree is its own row
+        assertThat(DegreeGroup.of(plan.sources().get(0), plan.degrees(), plan.frameBytes())).hasSize(4);
+        // convergence towards 96 counts from the ladder index at or below it (64 = 2^6), one step either side
+        assertThat(PackingBenchmark.convergenceRange(new DegreeGroup(List.of(96), false))).containsExactly(6, 6);
+        assertThatThrownBy(() -> PackingBenchmark.degrees("64,32")).hasMessageContaining("--degrees").hasMessageContaining("ascending");
+        assertThatThrownBy(() -> PackingBenchmark.degrees("32,x")).hasMessageContaining("'x'");
+        assertThatThrownBy(() -> PackingBenchmark.degrees("0")).hasMessageContaining("from 1 to 1000000");
+    }
+
+    @Test
     void unknownOptionsAreRefused() {
         assertThatThrownBy(() -> PackingBenchmark.main(new String[] {"--fast"})).hasMessageContaining("unknown option '--fast'");
     }

@@ -55,13 +55,7 @@ public final class Packing {
     /** Adaptive: the comparison being measured and the current slice (see {@link #observe}); null/unused otherwise. */
     private final PairedComparison comparison;
     private final long sliceNanos;
-    private final long intervalNanos;
     private boolean measuring;
-    /** Adaptive: comparisons in a row that said "equal" (0 after any other verdict). */
-    private int ties;
-    /** Adaptive: resting at the index, no comparison measured, until {@link #restUntil}. */
-    private boolean resting;
-    private long restUntil;
     private int slot;
     private long sliceStart;
     private long sliceRecords;
@@ -77,7 +71,6 @@ public final class Packing {
         this.climber = climber;
         this.comparison = climber == null ? null : new PairedComparison();
         this.sliceNanos = Math.max(1, intervalNanos / (2 * PairedComparison.PAIRS));
-        this.intervalNanos = intervalNanos;
     }
 
     /** Frames filled up to their byte size; no degree, no wait bound (partial frames go out every flush interval). */
@@ -197,25 +190,10 @@ public final class Packing {
      * wall-clock time (adaptive:wall) per data record written during it; a slice without records
      * gives no cost and its pair is not counted, so an idle source never moves the degree.
      *
-     * <p>After a comparison that says "equal" the writer rests at the index for
-     * {@link #restIntervals(int, int)} intervals before the next one: half of every compared
-     * interval runs at the partner, and once the partner measured as good as the index, that half
-     * explores for nothing. The rest doubles with each tie in a row (1, 3, 7, ... intervals) up to
-     * the length of the ladder, and ends after any step: so at a plateau the share of time at a
-     * neighbour falls from 1/2 to 1/(2 (1 + ladder length)), and a change of the best degree is
-     * noticed at most one ladder-length of intervals later, no longer than climbing the ladder
-     * takes anyway.
-     *
      * @param recordsWritten data records written since the start (a running total)
      */
     public void observe(long now, long recordsWritten) {
         if (climber == null) return;
-        if (resting) {
-            if (now - restUntil < 0) return;
-            resting = false;
-            startSlice(now, recordsWritten, costClock(now));
-            return;
-        }
         if (!measuring) {
             measuring = true;
             startSlice(now, recordsWritten, costClock(now));
@@ -232,34 +210,13 @@ public final class Packing {
             double indexCost = indexFirst ? firstCost : perRecord;
             double partnerCost = indexFirst ? perRecord : firstCost;
             if (comparison.add(indexCost, partnerCost)) {
-                int verdict = comparison.verdict();
-                climber.update(verdict);
+                climber.update(comparison.verdict());
                 adaptations++;
-                ties = verdict == 0 ? ties + 1 : 0;
-                slot = 0; // the next pair starts at the (new) index
-                int rest = restIntervals(ties, climber.maxIndex() - climber.minIndex());
-                if (rest > 0) {
-                    resting = true;
-                    restUntil = now + rest * intervalNanos;
-                    recordsPerFrame = 1 << climber.index();
-                    return;
-                }
-                startSlice(now, recordsWritten, cost);
-                return;
+                slot = -1; // the next pair starts at the (new) index
             }
         }
         slot = (slot + 1) & 3;
         startSlice(now, recordsWritten, cost);
-    }
-
-    /**
-     * Intervals to rest at the index after {@code ties} "equal" comparisons in a row: 0 after
-     * none, then 2^ties - 1 (1, 3, 7, ...), at most {@code ladderLength} (the number of steps
-     * between the lowest and highest index).
-     */
-    static int restIntervals(int ties, int ladderLength) {
-        if (ties <= 0) return 0;
-        return (int) Math.min(ladderLength, (1L << Math.min(ties, 31)) - 1);
     }
 
     private long costClock(long now) {
