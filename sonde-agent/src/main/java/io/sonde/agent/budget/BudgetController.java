@@ -61,6 +61,12 @@ public final class BudgetController implements Runnable {
     private static final byte[] TYPES = {Format.FIELD_STRING, Format.FIELD_STRING, Format.FIELD_LONG, Format.FIELD_DOUBLE,
         Format.FIELD_LONG, Format.FIELD_DOUBLE, Format.FIELD_DOUBLE};
 
+    /** Intervals whose estimate inputs the counters keep. */
+    static final int HISTORY = 24;
+
+    /** A step's experiment: the interval before it, and which probe ids stayed on. */
+    private record Experiment(ExecutionCost.Before before, boolean[] stayedIds) {}
+
     /** One probe the budget switched off, as reported. */
     record Switch(String probe, long executions, double share, double meanNanos, double depth, double overhead) {}
 
@@ -75,6 +81,12 @@ public final class BudgetController implements Runnable {
     /** Writer thread CPU per drained execution (ns), from the last interval with enough executions. */
     private volatile double writerNanos;
     private volatile String state = "calibrating";
+    /** The application threads' cost per execution, measured by the steps' experiments. */
+    private volatile ExecutionCost cost;
+    /** The last step's experiment, until the next judged interval measures it. */
+    private Experiment experiment;
+    private double lastMeasured = Double.NaN;
+    private final List<String> history = new ArrayList<>();
     private volatile int classesRewoven;
     private volatile long rewovenMillis;
     /** This thread's CPU time so far (ns): calibrating, deciding and re-transforming. */
@@ -129,6 +141,7 @@ public final class BudgetController implements Runnable {
     public void run() {
         try {
             pairNanos = PairCost.calibrate();
+            cost = new ExecutionCost(pairNanos);
             openEvents();
             mark(tally.snapshot());
             state = "on";
@@ -177,6 +190,7 @@ public final class BudgetController implements Runnable {
         long weaving = weavingNanos.getAsLong() - previousWeaving; // the agent's, on the threads that load classes
         long writer = Math.max(0, threads.getThreadCpuTime(pipeline.writerThreadId())) - previousWriter;
         mark(now);
+        long appThreads = Math.max(0, javaThreads - weaving); // the application's threads, probe path included
 
         long total = 0; // every execution drained: the writer's CPU time went to all of them
         long live = 0; // those of probes still on: what switching off can still reduce
@@ -185,12 +199,21 @@ public final class BudgetController implements Runnable {
             total += e;
             if (e > 0 && catalog.isEnabled(id)) live += e;
         }
-        double pair = pairNanos;
         if (total >= WRITER_SAMPLE) writerNanos = Math.max(0, writer) / (double) total;
-        double unit = pair + writerNanos; // what one execution costs the process
+        if (experiment != null && !settling) {
+            // the first judged interval after a step: what the removed probes really cost
+            long stayedAfter = 0;
+            for (int id = 0; id < experiment.stayedIds().length; id++) {
+                if (experiment.stayedIds()[id] && id < now.size()) stayedAfter += delta(now.executions(), before.executions(), id);
+            }
+            lastMeasured = cost.observe(experiment.before(), appThreads, stayedAfter);
+            experiment = null;
+        }
+        double perExecution = cost.nanos(); // on the application's threads
+        double unit = perExecution + writerNanos; // what one execution costs the process
         // records of probes already off, drained late, are a cost past: not counted against the rest
         double executions = live * unit;
-        double application = Math.max(1, javaThreads - weaving - total * pair);
+        double application = Math.max(1, appThreads - Math.min(appThreads, total * perExecution));
         overheadPercent = 100 * executions / application;
         // Switching probes off that cost X frees X for the application's threads, which (if busy)
         // use it: under budget once C - X <= b (A + X), so X >= (C - b A) / (1 + b). An application
@@ -199,12 +222,17 @@ public final class BudgetController implements Runnable {
         double excess = (executions - b * application) / (1 + b);
         if (settling) {
             settling = false; // judged afresh from the next interval, which has only the new state
+            note(appThreads, weaving, writer, total, live, perExecution, application, 0);
             return;
         }
-        if (excess <= 0 || live == 0) return;
+        if (excess <= 0 || live == 0) {
+            note(appThreads, weaving, writer, total, live, perExecution, application, 0);
+            return;
+        }
 
         List<ProbeLoad> candidates = candidates(now, before, unit);
-        List<ProbeLoad> off = BudgetPolicy.choose(candidates, excess, pair);
+        List<ProbeLoad> off = BudgetPolicy.choose(candidates, excess, pairNanos);
+        note(appThreads, weaving, writer, total, live, perExecution, application, off.size());
         if (off.isEmpty()) {
             state = "on; over budget, but every probe still on is pinned";
             return;
@@ -226,6 +254,7 @@ public final class BudgetController implements Runnable {
         catalog.switchOff(rules, ProbeCatalog.Origin.BUDGET);
         switched.addAll(step);
         for (Switch s : step) record(s, why.get(s.probe()));
+        experiment = experiment(now, before, appThreads, live);
         long t0 = System.nanoTime();
         int classes = catalog.removeFromCode(names); // one re-transformation for the whole step
         rewovenMillis += TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
@@ -237,6 +266,37 @@ public final class BudgetController implements Runnable {
                 + " switched off %d probe(s): %s; taken out of the code of %d class(es)", overhead, trim(settings.percent()),
                 off.size(), names.size() <= 5 ? String.join(", ", names) : String.join(", ", names.subList(0, 5))
                         + " and " + (names.size() - 5) + " more", classes));
+    }
+
+    /**
+     * The step as an experiment ({@link ExecutionCost}): the probes executed in the interval that
+     * stayed on (those switched off are already off), and the interval's figures.
+     */
+    private Experiment experiment(ProbeTally.Totals now, ProbeTally.Totals before, long appThreads, long live) {
+        boolean[] stayedIds = new boolean[now.size()];
+        long stayed = 0;
+        for (int id = 0; id < now.size(); id++) {
+            long e = delta(now.executions(), before.executions(), id);
+            if (e > 0 && catalog.isEnabled(id)) {
+                stayedIds[id] = true;
+                stayed += e;
+            }
+        }
+        return new Experiment(new ExecutionCost.Before(appThreads, stayed, live - stayed), stayedIds);
+    }
+
+    /** Keeps one line of the estimate's inputs for the counters (the last {@value #HISTORY}). */
+    private void note(long appThreads, long weaving, long writer, long total, long live, double perExecution,
+            double application, int switchedOff) {
+        String line = String.format(Locale.ROOT, "budget.interval ms=%d app.cpu.ms=%.1f weaving.ms=%.1f writer.ms=%.1f"
+                + " executions=%d live=%d app.ns=%.1f writer.ns=%.1f measured.ns=%.1f base.ms=%.1f overhead=%.2f%%%s off=%d",
+                intervalMillis, appThreads / 1e6, weaving / 1e6, writer / 1e6, total, live, perExecution, writerNanos,
+                lastMeasured, application / 1e6, overheadPercent, settling ? " settling" : "", switchedOff);
+        lastMeasured = Double.NaN;
+        synchronized (history) {
+            if (history.size() == HISTORY) history.remove(0);
+            history.add(line);
+        }
     }
 
     /** The probes the budget may switch off, grouped by name (a switch goes by name, overloads included). */
@@ -295,11 +355,16 @@ public final class BudgetController implements Runnable {
         List<String> out = new ArrayList<>();
         out.add("budget.percent=" + trim(settings.percent()) + " (" + state + ")");
         out.add(String.format(Locale.ROOT, "budget.pair.ns=%.1f", pairNanos));
+        ExecutionCost c = cost;
+        out.add("budget.execution.ns=" + (c == null ? "-" : c.toString()));
         out.add(String.format(Locale.ROOT, "budget.writer.ns=%.1f", writerNanos));
         out.add(String.format(Locale.ROOT, "budget.overhead.percent=%.2f", overheadPercent));
         out.add("budget.switched.off=" + switched.size());
         out.add("budget.rewoven.classes=" + classesRewoven + " (" + rewovenMillis + " ms)");
         out.add("budget.cpu.ms=" + TimeUnit.NANOSECONDS.toMillis(ownCpu));
+        synchronized (history) {
+            out.addAll(history);
+        }
         for (Switch s : switched) {
             out.add(String.format(Locale.ROOT, "budget.off %s executions=%d share=%.1f%% mean.ns=%s depth=%.1f", s.probe(),
                     s.executions(), s.share(), s.meanNanos() < 0 ? "-" : String.valueOf(Math.round(s.meanNanos())), s.depth()));

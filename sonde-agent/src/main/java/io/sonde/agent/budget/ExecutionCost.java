@@ -1,0 +1,111 @@
+package io.sonde.agent.budget;
+
+import java.util.Locale;
+
+/**
+ * What one monitored execution costs the application's threads, measured in the running program
+ * rather than assumed: a pure function of the figures the budget thread reads, so it is tested
+ * with scripted inputs.
+ *
+ * <p>The prior is the calibrated enter+exit pair ({@link PairCost}). It leaves out what a woven
+ * method costs around the probe call: the inlining a tiny method loses, the memory traffic of its
+ * records, the JIT recompiling after each re-transformation. Those show only in the program
+ * itself, so each budget step that takes probes out of the code is used as a natural experiment:
+ * the probes that stayed on are a measure of the application's progress (same workload mix, so
+ * the same number of their executions per unit of work), and the application's CPU time per
+ * execution of them falls when the switched probes are gone. With {@code A0, S0, R0} the
+ * application's CPU time, the stayed probes' executions and the removed probes' executions in the
+ * interval before the step, and {@code A1, S1} the CPU time and the same stayed probes' executions
+ * in the first judged interval after it, the application's CPU per unit of work fell from {@code
+ * A0/S0} to {@code A1/S1}, and the real cost of one removed execution is
+ *
+ * <pre>    u = (A0/S0 - A1/S1) * S0 / R0 = (A0 - A1 * S0 / S1) / R0</pre>
+ *
+ * <p>An experiment counts only when each count has at least {@link #MIN_EXECUTIONS} executions and
+ * the step's predicted saving at the prior ({@code R0 * prior / A0}) is at least {@link
+ * #MIN_PREDICTED_SAVING} of the CPU time: a smaller change drowns in the interval-to-interval
+ * variation of the workload's mix. The estimate is the mean of the counted experiments weighted
+ * by their removed executions, never below the prior (the probe path surely costs its calibrated
+ * pair; a negative or tiny result is noise or a program that sped up for other reasons).
+ *
+ * <p>Biases, both towards a stricter budget: a program still warming up gets faster from one
+ * interval to the next by itself, which this attributes to the removed probes; and the removed
+ * probes (tiny, deep methods that lose their inlining) cost more per execution than the larger
+ * ones that stay, to which the same cost is applied.
+ */
+final class ExecutionCost {
+    /** Executions each count of an experiment needs (the same floor as a writer sample). */
+    static final long MIN_EXECUTIONS = 10_000;
+    /**
+     * The smallest predicted saving (fraction of the application's CPU time) an experiment needs.
+     * The H2 and http workloads' stayed-probe rate per CPU second varied by a few percent between
+     * intervals without a step; a tenth is well above that.
+     */
+    static final double MIN_PREDICTED_SAVING = 0.10;
+
+    private final double priorNanos;
+    private double weightedNanos;
+    private double weight;
+    private int experiments;
+    private double lastNanos = Double.NaN;
+
+    /** @param priorNanos the calibrated pair: the estimate until an experiment, and its floor */
+    ExecutionCost(double priorNanos) {
+        if (!(priorNanos > 0)) throw new IllegalArgumentException("ExecutionCost: prior " + priorNanos + " ns is not positive");
+        this.priorNanos = priorNanos;
+    }
+
+    /** Nanoseconds one execution costs the application's threads: measured if an experiment counted, else the prior. */
+    double nanos() {
+        return weight == 0 ? priorNanos : Math.max(priorNanos, weightedNanos / weight);
+    }
+
+    /** The calibrated prior. */
+    double priorNanos() {
+        return priorNanos;
+    }
+
+    /** Experiments that counted. */
+    int experiments() {
+        return experiments;
+    }
+
+    /** The last counted experiment's raw result (ns per removed execution, may be below the prior), NaN if none. */
+    double lastNanos() {
+        return lastNanos;
+    }
+
+    /**
+     * The figures of the interval judged before a step that removed probes.
+     *
+     * @param cpuNanos the application's CPU time in the interval (probe path included)
+     * @param stayed executions of the probes that stayed on
+     * @param removed executions of the probes the step removed
+     */
+    record Before(long cpuNanos, long stayed, long removed) {}
+
+    /**
+     * Adds the experiment of one step: {@code before}, then the first judged interval after the
+     * step with the application's CPU time {@code cpuAfter} and {@code stayedAfter} executions of
+     * the same stayed probes. Returns the measured cost per removed execution, or NaN when the
+     * experiment does not count (then the estimate is unchanged).
+     */
+    double observe(Before before, long cpuAfter, long stayedAfter) {
+        if (before.stayed() < MIN_EXECUTIONS || before.removed() < MIN_EXECUTIONS || stayedAfter < MIN_EXECUTIONS
+                || before.cpuNanos() <= 0 || cpuAfter <= 0) {
+            return Double.NaN;
+        }
+        if (before.removed() * priorNanos < MIN_PREDICTED_SAVING * before.cpuNanos()) return Double.NaN;
+        double u = (before.cpuNanos() - cpuAfter * (before.stayed() / (double) stayedAfter)) / before.removed();
+        lastNanos = u;
+        experiments++;
+        weightedNanos += Math.max(priorNanos, u) * before.removed();
+        weight += before.removed();
+        return u;
+    }
+
+    @Override
+    public String toString() {
+        return String.format(Locale.ROOT, "%.1f ns (prior %.1f, %d experiment(s))", nanos(), priorNanos, experiments);
+    }
+}
