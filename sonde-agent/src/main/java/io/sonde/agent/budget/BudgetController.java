@@ -153,7 +153,10 @@ public final class BudgetController implements Runnable {
                 }
                 if (pipeline.isClosed()) break;
                 step();
-                intervalMillis = Math.min(2 * intervalMillis, settings.intervalMillis());
+                // after a step, short intervals again: the late records drain and the JIT recompiles
+                // in the first, the second judges the new state (and measures the step) early
+                intervalMillis = settling ? Math.min(FIRST_INTERVAL_MS, settings.intervalMillis())
+                        : Math.min(2 * intervalMillis, settings.intervalMillis());
             }
             state = "stopped (monitor closed)";
         } catch (InterruptedException e) {
@@ -215,11 +218,11 @@ public final class BudgetController implements Runnable {
         double executions = live * unit;
         double application = Math.max(1, appThreads - Math.min(appThreads, total * perExecution));
         overheadPercent = 100 * executions / application;
-        // Switching probes off that cost X frees X for the application's threads, which (if busy)
-        // use it: under budget once C - X <= b (A + X), so X >= (C - b A) / (1 + b). An application
-        // that does not use the freed time needs more: the next steps take it.
+        // Cost and application time both scale with the work done in the interval: switching
+        // probes off that cost X (in this interval's work) leaves C - X per the same work, whose
+        // own CPU time is A however fast it then runs. Under budget once C - X <= b A.
         double b = settings.percent() / 100;
-        double excess = (executions - b * application) / (1 + b);
+        double excess = executions - b * application;
         if (settling) {
             settling = false; // judged afresh from the next interval, which has only the new state
             note(appThreads, weaving, writer, total, live, perExecution, application, 0);
