@@ -64,8 +64,18 @@ public final class BudgetController implements Runnable {
     /** Intervals whose estimate inputs the counters keep. */
     static final int HISTORY = 24;
 
-    /** A step's experiment: the interval before it, and which probe ids stayed on. */
-    private record Experiment(ExecutionCost.Before before, boolean[] stayedIds) {}
+    /** A step's experiment: the interval before it, which probe ids stayed on, and the judged intervals after it. */
+    private static final class Experiment {
+        final ExecutionCost.Before before;
+        final boolean[] stayedIds;
+        long cpuAfter;
+        long stayedAfter;
+
+        Experiment(ExecutionCost.Before before, boolean[] stayedIds) {
+            this.before = before;
+            this.stayedIds = stayedIds;
+        }
+    }
 
     /** One probe the budget switched off, as reported. */
     record Switch(String probe, long executions, double share, double meanNanos, double depth, double overhead) {}
@@ -204,13 +214,15 @@ public final class BudgetController implements Runnable {
         }
         if (total >= WRITER_SAMPLE) writerNanos = Math.max(0, writer) / (double) total;
         if (experiment != null && !settling) {
-            // the first judged interval after a step: what the removed probes really cost
-            long stayedAfter = 0;
-            for (int id = 0; id < experiment.stayedIds().length; id++) {
-                if (experiment.stayedIds()[id] && id < now.size()) stayedAfter += delta(now.executions(), before.executions(), id);
+            // the judged intervals after a step: what the removed probes really cost
+            for (int id = 0; id < experiment.stayedIds.length && id < now.size(); id++) {
+                if (experiment.stayedIds[id]) experiment.stayedAfter += delta(now.executions(), before.executions(), id);
             }
-            lastMeasured = cost.observe(experiment.before(), appThreads, stayedAfter);
-            experiment = null;
+            experiment.cpuAfter += appThreads;
+            if (experiment.stayedAfter >= ExecutionCost.MIN_EXECUTIONS) {
+                lastMeasured = cost.observe(experiment.before, experiment.cpuAfter, experiment.stayedAfter);
+                experiment = null;
+            }
         }
         double perExecution = cost.nanos(); // on the application's threads
         double unit = perExecution + writerNanos; // what one execution costs the process
@@ -273,7 +285,8 @@ public final class BudgetController implements Runnable {
 
     /**
      * The step as an experiment ({@link ExecutionCost}): the probes executed in the interval that
-     * stayed on (those switched off are already off), and the interval's figures.
+     * stayed on (those switched off are already off), and the interval's figures; null when the
+     * step is too small to measure anything (a pending experiment is dropped either way).
      */
     private Experiment experiment(ProbeTally.Totals now, ProbeTally.Totals before, long appThreads, long live) {
         boolean[] stayedIds = new boolean[now.size()];
@@ -285,7 +298,8 @@ public final class BudgetController implements Runnable {
                 stayed += e;
             }
         }
-        return new Experiment(new ExecutionCost.Before(appThreads, stayed, live - stayed), stayedIds);
+        ExecutionCost.Before figures = new ExecutionCost.Before(appThreads, stayed, live - stayed);
+        return cost.measurable(figures) ? new Experiment(figures, stayedIds) : null;
     }
 
     /** Keeps one line of the estimate's inputs for the counters (the last {@value #HISTORY}). */
