@@ -240,7 +240,12 @@ public final class BudgetController implements Runnable {
             note(appThreads, weaving, writer, total, live, perExecution, application, 0);
             return;
         }
-        if (excess <= 0 || live == 0) {
+        // A short interval (the first ones, and those after a step) decides only on a large excess,
+        // more than the budget again: its estimate carries the records drained late, the writer's
+        // lag and the JIT recompiling, and a step costs a re-transformation. A smaller excess is
+        // left to the full-length intervals, so that the steps are few and large.
+        boolean shortInterval = intervalMillis < settings.intervalMillis();
+        if (excess <= 0 || live == 0 || (shortInterval && executions <= 2 * b * application)) {
             note(appThreads, weaving, writer, total, live, perExecution, application, 0);
             return;
         }
