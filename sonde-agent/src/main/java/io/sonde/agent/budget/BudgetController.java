@@ -6,6 +6,7 @@ import io.sonde.agent.instrument.WeaveStats;
 import io.sonde.core.buffer.ThreadBuffer;
 import io.sonde.core.pipeline.Pipeline;
 import io.sonde.core.pipeline.ProbeTally;
+import io.sonde.core.pipeline.RecordCounts;
 import io.sonde.format.Format;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -108,6 +109,8 @@ public final class BudgetController implements Runnable {
     private final LongSupplier weavingNanos;
     private long previousWeaving;
     private long previousWriter;
+    private long previousProduced;
+    private long previousDrained;
     private ThreadBuffer events;
     private int eventType;
     private int eventBytes;
@@ -193,6 +196,9 @@ public final class BudgetController implements Runnable {
         applicationCpu.sinceLast();
         previousWeaving = weavingNanos.getAsLong();
         previousWriter = Math.max(0, threads.getThreadCpuTime(pipeline.writerThreadId()));
+        RecordCounts counts = pipeline.counters();
+        previousProduced = counts.produced();
+        previousDrained = counts.written() + counts.dropped();
     }
 
     /** One interval: estimate, compare, and switch off what the policy picks. */
@@ -202,6 +208,9 @@ public final class BudgetController implements Runnable {
         long javaThreads = applicationCpu.sinceLast(pipeline.writerThreadId(), Thread.currentThread().getId());
         long weaving = weavingNanos.getAsLong() - previousWeaving; // the agent's, on the threads that load classes
         long writer = Math.max(0, threads.getThreadCpuTime(pipeline.writerThreadId())) - previousWriter;
+        RecordCounts counts = pipeline.counters();
+        long produced = counts.produced() - previousProduced;
+        long drained = counts.written() + counts.dropped() - previousDrained;
         mark(now);
         long appThreads = Math.max(0, javaThreads - weaving); // the application's threads, probe path included
 
@@ -213,11 +222,21 @@ public final class BudgetController implements Runnable {
             if (e > 0 && catalog.isEnabled(id)) live += e;
         }
         if (total >= WRITER_SAMPLE) writerNanos = Math.max(0, writer) / (double) total;
+        // The tally counts executions as the writer drains them, the CPU time is of what the
+        // threads did: a writer lagging behind (a loaded machine) counts in this interval records
+        // made in the last one. Records made per record drained scales the counts to the interval.
+        if (drained <= 0 && produced > 0) {
+            note(appThreads, weaving, writer, total, live, Double.NaN, Double.NaN, Double.NaN, 0, "writer behind");
+            return; // nothing drained of what was made: judged at the next interval
+        }
+        double made = drained <= 0 ? 1 : produced / (double) drained;
         if (experiment != null && !settling) {
             // the judged intervals after a step: what the removed probes really cost
+            long stayed = 0;
             for (int id = 0; id < experiment.stayedIds.length && id < now.size(); id++) {
-                if (experiment.stayedIds[id]) experiment.stayedAfter += delta(now.executions(), before.executions(), id);
+                if (experiment.stayedIds[id]) stayed += delta(now.executions(), before.executions(), id);
             }
+            experiment.stayedAfter += Math.round(stayed * made);
             experiment.cpuAfter += appThreads;
             if (experiment.stayedAfter >= ExecutionCost.MIN_EXECUTIONS) {
                 lastMeasured = cost.observe(experiment.before, experiment.cpuAfter, experiment.stayedAfter);
@@ -227,8 +246,17 @@ public final class BudgetController implements Runnable {
         double perExecution = cost.nanos(); // on the application's threads
         double unit = perExecution + writerNanos; // what one execution costs the process
         // records of probes already off, drained late, are a cost past: not counted against the rest
-        double executions = live * unit;
-        double application = Math.max(1, appThreads - Math.min(appThreads, total * perExecution));
+        double executions = live * made * unit;
+        // the application's own CPU time: its threads' less the probe path on them; if even the
+        // calibrated pair leaves none, the interval's figures disagree (a thread that ended, a
+        // burst drained): judged at the next interval rather than on a made-up base
+        double application = appThreads - total * made * perExecution;
+        if (application <= 0) application = appThreads - total * made * pairNanos;
+        if (application <= 0) {
+            note(appThreads, weaving, writer, total, live, made, perExecution, application, 0, "figures disagree");
+            settling = false;
+            return;
+        }
         overheadPercent = 100 * executions / application;
         // Cost and application time both scale with the work done in the interval: switching
         // probes off that cost X (in this interval's work) leaves C - X per the same work, whose
@@ -237,7 +265,7 @@ public final class BudgetController implements Runnable {
         double excess = executions - b * application;
         if (settling) {
             settling = false; // judged afresh from the next interval, which has only the new state
-            note(appThreads, weaving, writer, total, live, perExecution, application, 0);
+            note(appThreads, weaving, writer, total, live, made, perExecution, application, 0, "settling");
             return;
         }
         // A short interval (the first ones, and those after a step) decides only on a large excess,
@@ -246,13 +274,13 @@ public final class BudgetController implements Runnable {
         // left to the full-length intervals, so that the steps are few and large.
         boolean shortInterval = intervalMillis < settings.intervalMillis();
         if (excess <= 0 || live == 0 || (shortInterval && executions <= 2 * b * application)) {
-            note(appThreads, weaving, writer, total, live, perExecution, application, 0);
+            note(appThreads, weaving, writer, total, live, made, perExecution, application, 0, "");
             return;
         }
 
-        List<ProbeLoad> candidates = candidates(now, before, unit);
+        List<ProbeLoad> candidates = candidates(now, before, made * unit);
         List<ProbeLoad> off = BudgetPolicy.choose(candidates, excess, pairNanos);
-        note(appThreads, weaving, writer, total, live, perExecution, application, off.size());
+        note(appThreads, weaving, writer, total, live, made, perExecution, application, off.size(), "");
         if (off.isEmpty()) {
             state = "on; over budget, but every probe still on is pinned";
             return;
@@ -274,7 +302,7 @@ public final class BudgetController implements Runnable {
         catalog.switchOff(rules, ProbeCatalog.Origin.BUDGET);
         switched.addAll(step);
         for (Switch s : step) record(s, why.get(s.probe()));
-        experiment = experiment(now, before, appThreads, live);
+        experiment = experiment(now, before, appThreads, live, made);
         long t0 = System.nanoTime();
         int classes = catalog.removeFromCode(names); // one re-transformation for the whole step
         rewovenMillis += TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
@@ -293,7 +321,7 @@ public final class BudgetController implements Runnable {
      * stayed on (those switched off are already off), and the interval's figures; null when the
      * step is too small to measure anything (a pending experiment is dropped either way).
      */
-    private Experiment experiment(ProbeTally.Totals now, ProbeTally.Totals before, long appThreads, long live) {
+    private Experiment experiment(ProbeTally.Totals now, ProbeTally.Totals before, long appThreads, long live, double made) {
         boolean[] stayedIds = new boolean[now.size()];
         long stayed = 0;
         for (int id = 0; id < now.size(); id++) {
@@ -303,17 +331,18 @@ public final class BudgetController implements Runnable {
                 stayed += e;
             }
         }
-        ExecutionCost.Before figures = new ExecutionCost.Before(appThreads, stayed, live - stayed);
+        ExecutionCost.Before figures = new ExecutionCost.Before(appThreads, Math.round(stayed * made),
+                Math.round((live - stayed) * made));
         return cost.measurable(figures) ? new Experiment(figures, stayedIds) : null;
     }
 
     /** Keeps one line of the estimate's inputs for the counters (the last {@value #HISTORY}). */
-    private void note(long appThreads, long weaving, long writer, long total, long live, double perExecution,
-            double application, int switchedOff) {
+    private void note(long appThreads, long weaving, long writer, long total, long live, double made, double perExecution,
+            double application, int switchedOff, String remark) {
         String line = String.format(Locale.ROOT, "budget.interval ms=%d app.cpu.ms=%.1f weaving.ms=%.1f writer.ms=%.1f"
-                + " executions=%d live=%d app.ns=%.1f writer.ns=%.1f measured.ns=%.1f base.ms=%.1f overhead=%.2f%%%s off=%d",
-                intervalMillis, appThreads / 1e6, weaving / 1e6, writer / 1e6, total, live, perExecution, writerNanos,
-                lastMeasured, application / 1e6, overheadPercent, settling ? " settling" : "", switchedOff);
+                + " executions=%d live=%d made/drained=%.2f app.ns=%.1f writer.ns=%.1f measured.ns=%.1f base.ms=%.1f overhead=%.2f%% off=%d %s",
+                intervalMillis, appThreads / 1e6, weaving / 1e6, writer / 1e6, total, live, made, perExecution, writerNanos,
+                lastMeasured, application / 1e6, overheadPercent, switchedOff, remark).strip();
         lastMeasured = Double.NaN;
         synchronized (history) {
             if (history.size() == HISTORY) history.remove(0);
