@@ -28,16 +28,23 @@ import java.util.function.LongSupplier;
  * step ({@link ProbeCatalog#removeFromCode}); their switch check alone would cost more than a
  * budget of a few percent on a library of methods of a few nanoseconds.
  *
- * <p>The estimate per interval: each execution costs the calibrated cost of an enter+exit pair on
- * the application's thread ({@link PairCost}) plus the writer thread's CPU time per execution
- * (measured: its CPU time over the executions it drained, taken from intervals with at least
- * {@value #WRITER_SAMPLE} executions and kept until the next such interval); executions are
- * counted per probe by the writer thread ({@link ProbeTally}). That cost of the executions is what
- * the budget compares and what switching probes off reduces; what the agent costs regardless (the
- * writer's idle polling, this thread) is not put on any probe's account, nor are records of probes
- * already off that the writer drains late. The application's CPU time is its Java threads' ({@link
+ * <p>The estimate per interval: each execution costs the application's threads what the steps'
+ * natural experiments measured ({@link ExecutionCost}; until one counts, the calibrated cost of an
+ * enter+exit pair, {@link PairCost}) plus the writer thread's CPU time per execution (measured:
+ * its CPU time over the executions it drained, taken from intervals with at least {@value
+ * #WRITER_SAMPLE} executions and kept until the next such interval); executions are counted per
+ * probe by the writer thread ({@link ProbeTally}) and scaled by the records made over the records
+ * drained in the interval (a lagging writer). That cost of the executions is what the budget
+ * compares and what switching probes off reduces; what the agent costs regardless (the writer's
+ * idle polling, this thread) is not put on any probe's account, nor are records of probes already
+ * off that the writer drains late. The application's CPU time is its Java threads' ({@link
  * ThreadsCpu}: not the JIT compiler's or the garbage collector's) other than the writer and this
- * one, minus the weaver's CPU time on them and the estimated probe path.
+ * one, minus the weaver's CPU time on them and the estimated probe path. After a step the
+ * intervals start again at {@value #FIRST_INTERVAL_MS} ms; a short interval switches only on a
+ * cost above twice the budget, a smaller excess waits for a full-length one (few, large steps).
+ *
+ * <p>The last {@value #HISTORY} intervals' inputs are kept for the counters ({@code
+ * budget.interval ...}), so that an estimate can be checked against what a benchmark measured.
  *
  * <p>Every switch is recorded: an event {@value #EVENT} in the log (fields probe, reason,
  * executions, share, mean_ns, depth, overhead), one line on stderr per step, and lines in the
