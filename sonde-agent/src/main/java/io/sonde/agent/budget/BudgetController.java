@@ -76,12 +76,16 @@ public final class BudgetController implements Runnable {
     private static final class Experiment {
         final ExecutionCost.Before before;
         final boolean[] stayedIds;
+        /** Midpoint (nanoTime) of the interval before the step. */
+        final long middle;
         long cpuAfter;
         long stayedAfter;
+        long afterStart = -1;
 
-        Experiment(ExecutionCost.Before before, boolean[] stayedIds) {
+        Experiment(ExecutionCost.Before before, boolean[] stayedIds, long middle) {
             this.before = before;
             this.stayedIds = stayedIds;
+            this.middle = middle;
         }
     }
 
@@ -101,6 +105,11 @@ public final class BudgetController implements Runnable {
     private volatile String state = "calibrating";
     /** The application threads' cost per execution, measured by the steps' experiments. */
     private volatile ExecutionCost cost;
+    /** A judged interval without a step: the reference of the program's own drift for a step in the next one. */
+    private record Judged(ProbeTally.Totals start, ProbeTally.Totals end, long cpu, double made, long middle) {}
+
+    private Judged judged;
+    private long markedAt;
     /** The last step's experiment, until the next judged interval measures it. */
     private Experiment experiment;
     private double lastMeasured = Double.NaN;
@@ -198,6 +207,7 @@ public final class BudgetController implements Runnable {
 
     private void mark(ProbeTally.Totals now) {
         previous = now;
+        markedAt = System.nanoTime();
         ownCpu = threads.getCurrentThreadCpuTime();
         if (applicationCpu == null) applicationCpu = new ThreadsCpu(threads);
         applicationCpu.sinceLast();
@@ -218,7 +228,9 @@ public final class BudgetController implements Runnable {
         RecordCounts counts = pipeline.counters();
         long produced = counts.produced() - previousProduced;
         long drained = counts.written() + counts.dropped() - previousDrained;
+        long start = markedAt;
         mark(now);
+        long end = markedAt;
         long appThreads = Math.max(0, javaThreads - weaving); // the application's threads, probe path included
 
         long total = 0; // every execution drained: the writer's CPU time went to all of them
@@ -245,8 +257,10 @@ public final class BudgetController implements Runnable {
             }
             experiment.stayedAfter += Math.round(stayed * made);
             experiment.cpuAfter += appThreads;
+            if (experiment.afterStart < 0) experiment.afterStart = start;
             if (experiment.stayedAfter >= ExecutionCost.MIN_EXECUTIONS) {
-                lastMeasured = cost.observe(experiment.before, experiment.cpuAfter, experiment.stayedAfter);
+                long afterGap = (experiment.afterStart + end) / 2 - experiment.middle;
+                lastMeasured = cost.observe(experiment.before, experiment.cpuAfter, experiment.stayedAfter, afterGap);
                 experiment = null;
             }
         }
@@ -272,6 +286,7 @@ public final class BudgetController implements Runnable {
         double excess = executions - b * application;
         if (settling) {
             settling = false; // judged afresh from the next interval, which has only the new state
+            judged = null; // recompiling: no reference for the program's own drift
             note(appThreads, weaving, writer, total, live, made, perExecution, application, 0, "settling");
             return;
         }
@@ -282,6 +297,7 @@ public final class BudgetController implements Runnable {
         boolean shortInterval = intervalMillis < settings.intervalMillis();
         if (excess <= 0 || live == 0 || (shortInterval && executions <= 2 * b * application)) {
             note(appThreads, weaving, writer, total, live, made, perExecution, application, 0, "");
+            judged = new Judged(before, now, appThreads, made, (start + end) / 2);
             return;
         }
 
@@ -309,7 +325,7 @@ public final class BudgetController implements Runnable {
         catalog.switchOff(rules, ProbeCatalog.Origin.BUDGET);
         switched.addAll(step);
         for (Switch s : step) record(s, why.get(s.probe()));
-        experiment = experiment(now, before, appThreads, live, made);
+        experiment = experiment(now, before, appThreads, live, made, start, end);
         long t0 = System.nanoTime();
         int classes = catalog.removeFromCode(names); // one re-transformation for the whole step
         rewovenMillis += TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
@@ -328,7 +344,8 @@ public final class BudgetController implements Runnable {
      * stayed on (those switched off are already off), and the interval's figures; null when the
      * step is too small to measure anything (a pending experiment is dropped either way).
      */
-    private Experiment experiment(ProbeTally.Totals now, ProbeTally.Totals before, long appThreads, long live, double made) {
+    private Experiment experiment(ProbeTally.Totals now, ProbeTally.Totals before, long appThreads, long live, double made,
+            long start, long end) {
         boolean[] stayedIds = new boolean[now.size()];
         long stayed = 0;
         for (int id = 0; id < now.size(); id++) {
@@ -338,9 +355,24 @@ public final class BudgetController implements Runnable {
                 stayed += e;
             }
         }
+        // the judged interval just before, if contiguous and all probes on: the program's own drift
+        double earlier = Double.NaN;
+        long gap = 0;
+        Judged j = judged;
+        if (j != null && j.end() == before) {
+            long s = 0;
+            for (int id = 0; id < stayedIds.length; id++) {
+                if (stayedIds[id] && id < j.end().size()) s += delta(j.end().executions(), j.start().executions(), id);
+            }
+            double scaled = s * j.made();
+            if (scaled >= ExecutionCost.MIN_EXECUTIONS) {
+                earlier = j.cpu() / scaled;
+                gap = (start + end) / 2 - j.middle();
+            }
+        }
         ExecutionCost.Before figures = new ExecutionCost.Before(appThreads, Math.round(stayed * made),
-                Math.round((live - stayed) * made));
-        return cost.measurable(figures) ? new Experiment(figures, stayedIds) : null;
+                Math.round((live - stayed) * made), earlier, gap);
+        return cost.measurable(figures) ? new Experiment(figures, stayedIds, (start + end) / 2) : null;
     }
 
     /** Keeps one line of the estimate's inputs for the counters (the last {@value #HISTORY}). */

@@ -30,8 +30,12 @@ import java.util.Locale;
  * by their removed executions, never below the prior (the probe path surely costs its calibrated
  * pair; a negative or tiny result is noise or a program that sped up for other reasons).
  *
- * <p>Biases, both towards a stricter budget: a program still warming up gets faster from one
- * interval to the next by itself, which this attributes to the removed probes; and the removed
+ * <p>A program still warming up gets faster from one interval to the next by itself, which this
+ * would put on the removed probes: when the interval before the step had a judged interval just
+ * before it (all probes on in both), the program's own speed-up between the two, per unit of time,
+ * is extrapolated over the gap to the intervals after the step and taken out ({@link
+ * Before#drift}; a slow-down is not extrapolated). Biases that remain, both towards a stricter
+ * budget: a speed-up that is not steady, and the removed
  * probes (tiny, deep methods that lose their inlining) cost more per execution than the larger
  * ones that stay, to which the same cost is applied.
  */
@@ -86,8 +90,30 @@ final class ExecutionCost {
      * @param cpuNanos the application's CPU time in the interval (probe path included)
      * @param stayed executions of the probes that stayed on
      * @param removed executions of the probes the step removed
+     * @param earlierCpuPerStayed the application's CPU time per execution of the same stayed
+     *     probes in the judged interval just before (all probes on in both), NaN when there is none
+     * @param gapNanos the time between the two intervals' midpoints
      */
-    record Before(long cpuNanos, long stayed, long removed) {}
+    record Before(long cpuNanos, long stayed, long removed, double earlierCpuPerStayed, long gapNanos) {
+        /** Without an earlier interval: no drift correction. */
+        Before(long cpuNanos, long stayed, long removed) {
+            this(cpuNanos, stayed, removed, Double.NaN, 0);
+        }
+
+        /**
+         * How much faster the program got by itself over {@code afterGapNanos} (a factor <= 1 on its
+         * CPU time per stayed execution), extrapolated from the two intervals before the step at
+         * the same rate per unit of time; 1 without an earlier interval or when it got slower
+         * (a slower program is more likely the machine's load than the program: no correction,
+         * which errs towards a stricter budget).
+         */
+        double drift(long afterGapNanos) {
+            if (!(earlierCpuPerStayed > 0) || gapNanos <= 0 || afterGapNanos <= 0 || stayed <= 0) return 1;
+            double perInterval = (cpuNanos / (double) stayed) / earlierCpuPerStayed;
+            if (!(perInterval < 1)) return 1;
+            return Math.pow(perInterval, afterGapNanos / (double) gapNanos);
+        }
+    }
 
     /**
      * True when a step with these figures can measure the cost: enough executions removed and
@@ -107,8 +133,19 @@ final class ExecutionCost {
      * estimate is unchanged).
      */
     double observe(Before before, long cpuAfter, long stayedAfter) {
+        return observe(before, cpuAfter, stayedAfter, 0);
+    }
+
+    /**
+     * As {@link #observe(Before, long, long)}, with the program's own drift taken out: what the
+     * CPU time per stayed execution would have become without the step, {@code A0/S0 x}
+     * {@link Before#drift}, over {@code afterGapNanos} from the interval before the step to the
+     * intervals after it (midpoint to midpoint).
+     */
+    double observe(Before before, long cpuAfter, long stayedAfter, long afterGapNanos) {
         if (!measurable(before) || stayedAfter < MIN_EXECUTIONS || cpuAfter <= 0) return Double.NaN;
-        double u = (before.cpuNanos() - cpuAfter * (before.stayed() / (double) stayedAfter)) / before.removed();
+        double withoutStep = before.cpuNanos() * before.drift(afterGapNanos);
+        double u = (withoutStep - cpuAfter * (before.stayed() / (double) stayedAfter)) / before.removed();
         lastNanos = u;
         experiments++;
         weightedNanos += Math.max(priorNanos, u) * before.removed();

@@ -52,6 +52,25 @@ class ExecutionCostTest {
     }
 
     @Test
+    void theProgramsOwnSteadySpeedUpIsTakenOutAndASlowDownIsNot() {
+        // 900 ns of CPU per stayed execution before the step, 1000 in the interval 1 s before it:
+        // 10 % faster per second by itself, so 810 expected 1 s later without the step; 5 removed
+        // executions per stayed one at 100 ns each leave 310
+        ExecutionCost.Before b = new ExecutionCost.Before(90_000_000, 100_000, 500_000, 1000, 1_000_000_000);
+        assertThat(b.drift(1_000_000_000)).isCloseTo(0.9, within(1e-9));
+        assertThat(b.drift(2_000_000_000)).isCloseTo(0.81, within(1e-9));
+        ExecutionCost cost = new ExecutionCost(PRIOR);
+        assertThat(cost.observe(b, 31_000_000, 100_000, 1_000_000_000)).isCloseTo(100, within(1e-6));
+        // without the earlier interval the same figures put the speed-up on the removed probes
+        ExecutionCost.Before plain = new ExecutionCost.Before(90_000_000, 100_000, 500_000);
+        assertThat(new ExecutionCost(PRIOR).observe(plain, 31_000_000, 100_000, 1_000_000_000)).isCloseTo(118, within(1e-6));
+        // a program that got slower (800 -> 900 ns) is not extrapolated: no correction
+        ExecutionCost.Before slower = new ExecutionCost.Before(90_000_000, 100_000, 500_000, 800, 1_000_000_000);
+        assertThat(slower.drift(1_000_000_000)).isEqualTo(1);
+        assertThat(new ExecutionCost(PRIOR).observe(slower, 31_000_000, 100_000, 1_000_000_000)).isCloseTo(118, within(1e-6));
+    }
+
+    @Test
     void experimentsAreWeightedByTheirRemovedExecutions() {
         ExecutionCost cost = new ExecutionCost(PRIOR);
         cost.observe(before(100_000), cpuAfter(100_000), 100_000 * STAYED); // 1,000,000 removed at 100 ns
