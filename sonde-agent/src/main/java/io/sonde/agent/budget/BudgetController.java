@@ -268,22 +268,30 @@ public final class BudgetController implements Runnable {
         double unit = perExecution + writerNanos; // what one execution costs the process
         // records of probes already off, drained late, are a cost past: not counted against the rest
         double executions = live * made * unit;
-        // the application's own CPU time: its threads' less the probe path on them; if even the
-        // calibrated pair leaves none, the interval's figures disagree (a thread that ended, a
-        // burst drained): judged at the next interval rather than on a made-up base
+        // the application's own CPU time: its threads' less the probe path on them (with the
+        // calibrated pair if the measured cost leaves none)
         double application = appThreads - total * made * perExecution;
         if (application <= 0) application = appThreads - total * made * pairNanos;
-        if (application <= 0) {
-            note(appThreads, weaving, writer, total, live, made, perExecution, application, 0, "figures disagree");
-            settling = false;
-            return;
-        }
-        overheadPercent = 100 * executions / application;
-        // Cost and application time both scale with the work done in the interval: switching
-        // probes off that cost X (in this interval's work) leaves C - X per the same work, whose
-        // own CPU time is A however fast it then runs. Under budget once C - X <= b A.
         double b = settings.percent() / 100;
-        double excess = executions - b * application;
+        double excess;
+        String remark = "";
+        if (application > 0) {
+            overheadPercent = 100 * executions / application;
+            // Cost and application time both scale with the work done in the interval: switching
+            // probes off that cost X (in this interval's work) leaves C - X per the same work, whose
+            // own CPU time is A however fast it then runs. Under budget once C - X <= b A.
+            excess = executions - b * application;
+        } else {
+            // The probe path took, by the estimate, all of the application's CPU time: its own time
+            // is too small to measure, so how much may stay is unknown. The step takes the bulk,
+            // all but the budget's share of the cost, and the next interval (with an own time
+            // then measurable) judges the rest. The overhead shown is against all of the
+            // application threads' time, a lower bound.
+            overheadPercent = 100 * executions / Math.max(1, appThreads);
+            excess = (1 - b) * executions;
+            application = 0;
+            remark = "own time not measurable";
+        }
         if (settling) {
             settling = false; // judged afresh from the next interval, which has only the new state
             judged = null; // recompiling: no reference for the program's own drift
@@ -295,15 +303,15 @@ public final class BudgetController implements Runnable {
         // lag and the JIT recompiling, and a step costs a re-transformation. A smaller excess is
         // left to the full-length intervals, so that the steps are few and large.
         boolean shortInterval = intervalMillis < settings.intervalMillis();
-        if (excess <= 0 || live == 0 || (shortInterval && executions <= 2 * b * application)) {
-            note(appThreads, weaving, writer, total, live, made, perExecution, application, 0, "");
+        if (excess <= 0 || live == 0 || (shortInterval && application > 0 && executions <= 2 * b * application)) {
+            note(appThreads, weaving, writer, total, live, made, perExecution, application, 0, remark);
             judged = new Judged(before, now, appThreads, made, (start + end) / 2);
             return;
         }
 
         List<ProbeLoad> candidates = candidates(now, before, made * unit);
         List<ProbeLoad> off = BudgetPolicy.choose(candidates, excess, pairNanos);
-        note(appThreads, weaving, writer, total, live, made, perExecution, application, off.size(), "");
+        note(appThreads, weaving, writer, total, live, made, perExecution, application, off.size(), remark);
         if (off.isEmpty()) {
             state = "on; over budget, but every probe still on is pinned";
             return;
