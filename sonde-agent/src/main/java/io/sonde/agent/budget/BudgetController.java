@@ -6,6 +6,7 @@ import io.sonde.agent.instrument.WeaveStats;
 import io.sonde.core.buffer.ThreadBuffer;
 import io.sonde.core.pipeline.Pipeline;
 import io.sonde.core.pipeline.ProbeTally;
+import io.sonde.core.pipeline.RecordCounts;
 import io.sonde.format.Format;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -27,16 +28,23 @@ import java.util.function.LongSupplier;
  * step ({@link ProbeCatalog#removeFromCode}); their switch check alone would cost more than a
  * budget of a few percent on a library of methods of a few nanoseconds.
  *
- * <p>The estimate per interval: each execution costs the calibrated cost of an enter+exit pair on
- * the application's thread ({@link PairCost}) plus the writer thread's CPU time per execution
- * (measured: its CPU time over the executions it drained, taken from intervals with at least
- * {@value #WRITER_SAMPLE} executions and kept until the next such interval); executions are
- * counted per probe by the writer thread ({@link ProbeTally}). That cost of the executions is what
- * the budget compares and what switching probes off reduces; what the agent costs regardless (the
- * writer's idle polling, this thread) is not put on any probe's account, nor are records of probes
- * already off that the writer drains late. The application's CPU time is its Java threads' ({@link
+ * <p>The estimate per interval: each execution costs the application's threads what the steps'
+ * natural experiments measured ({@link ExecutionCost}; until one counts, the calibrated cost of an
+ * enter+exit pair, {@link PairCost}) plus the writer thread's CPU time per execution (measured:
+ * its CPU time over the executions it drained, taken from intervals with at least {@value
+ * #WRITER_SAMPLE} executions and kept until the next such interval); executions are counted per
+ * probe by the writer thread ({@link ProbeTally}) and scaled by the records made over the records
+ * drained in the interval (a lagging writer). That cost of the executions is what the budget
+ * compares and what switching probes off reduces; what the agent costs regardless (the writer's
+ * idle polling, this thread) is not put on any probe's account, nor are records of probes already
+ * off that the writer drains late. The application's CPU time is its Java threads' ({@link
  * ThreadsCpu}: not the JIT compiler's or the garbage collector's) other than the writer and this
- * one, minus the weaver's CPU time on them and the estimated probe path.
+ * one, minus the weaver's CPU time on them and the estimated probe path. After a step the
+ * intervals start again at {@value #FIRST_INTERVAL_MS} ms; a short interval switches only on a
+ * cost above twice the budget, a smaller excess waits for a full-length one (few, large steps).
+ *
+ * <p>The last {@value #HISTORY} intervals' inputs are kept for the counters ({@code
+ * budget.interval ...}), so that an estimate can be checked against what a benchmark measured.
  *
  * <p>Every switch is recorded: an event {@value #EVENT} in the log (fields probe, reason,
  * executions, share, mean_ns, depth, overhead), one line on stderr per step, and lines in the
@@ -61,6 +69,26 @@ public final class BudgetController implements Runnable {
     private static final byte[] TYPES = {Format.FIELD_STRING, Format.FIELD_STRING, Format.FIELD_LONG, Format.FIELD_DOUBLE,
         Format.FIELD_LONG, Format.FIELD_DOUBLE, Format.FIELD_DOUBLE};
 
+    /** Intervals whose estimate inputs the counters keep. */
+    static final int HISTORY = 24;
+
+    /** A step's experiment: the interval before it, which probe ids stayed on, and the judged intervals after it. */
+    private static final class Experiment {
+        final ExecutionCost.Before before;
+        final boolean[] stayedIds;
+        /** Midpoint (nanoTime) of the interval before the step. */
+        final long middle;
+        long cpuAfter;
+        long stayedAfter;
+        long afterStart = -1;
+
+        Experiment(ExecutionCost.Before before, boolean[] stayedIds, long middle) {
+            this.before = before;
+            this.stayedIds = stayedIds;
+            this.middle = middle;
+        }
+    }
+
     /** One probe the budget switched off, as reported. */
     record Switch(String probe, long executions, double share, double meanNanos, double depth, double overhead) {}
 
@@ -75,6 +103,17 @@ public final class BudgetController implements Runnable {
     /** Writer thread CPU per drained execution (ns), from the last interval with enough executions. */
     private volatile double writerNanos;
     private volatile String state = "calibrating";
+    /** The application threads' cost per execution, measured by the steps' experiments. */
+    private volatile ExecutionCost cost;
+    /** A judged interval without a step: the reference of the program's own drift for a step in the next one. */
+    private record Judged(ProbeTally.Totals start, ProbeTally.Totals end, long cpu, double made, long middle) {}
+
+    private Judged judged;
+    private long markedAt;
+    /** The last step's experiment, until the next judged interval measures it. */
+    private Experiment experiment;
+    private double lastMeasured = Double.NaN;
+    private final List<String> history = new ArrayList<>();
     private volatile int classesRewoven;
     private volatile long rewovenMillis;
     /** This thread's CPU time so far (ns): calibrating, deciding and re-transforming. */
@@ -86,6 +125,8 @@ public final class BudgetController implements Runnable {
     private final LongSupplier weavingNanos;
     private long previousWeaving;
     private long previousWriter;
+    private long previousProduced;
+    private long previousDrained;
     private ThreadBuffer events;
     private int eventType;
     private int eventBytes;
@@ -129,6 +170,7 @@ public final class BudgetController implements Runnable {
     public void run() {
         try {
             pairNanos = PairCost.calibrate();
+            cost = new ExecutionCost(pairNanos);
             openEvents();
             mark(tally.snapshot());
             state = "on";
@@ -140,7 +182,10 @@ public final class BudgetController implements Runnable {
                 }
                 if (pipeline.isClosed()) break;
                 step();
-                intervalMillis = Math.min(2 * intervalMillis, settings.intervalMillis());
+                // after a step, short intervals again: the late records drain and the JIT recompiles
+                // in the first, the second judges the new state (and measures the step) early
+                intervalMillis = settling ? Math.min(FIRST_INTERVAL_MS, settings.intervalMillis())
+                        : Math.min(2 * intervalMillis, settings.intervalMillis());
             }
             state = "stopped (monitor closed)";
         } catch (InterruptedException e) {
@@ -162,11 +207,15 @@ public final class BudgetController implements Runnable {
 
     private void mark(ProbeTally.Totals now) {
         previous = now;
+        markedAt = System.nanoTime();
         ownCpu = threads.getCurrentThreadCpuTime();
         if (applicationCpu == null) applicationCpu = new ThreadsCpu(threads);
         applicationCpu.sinceLast();
         previousWeaving = weavingNanos.getAsLong();
         previousWriter = Math.max(0, threads.getThreadCpuTime(pipeline.writerThreadId()));
+        RecordCounts counts = pipeline.counters();
+        previousProduced = counts.produced();
+        previousDrained = counts.written() + counts.dropped();
     }
 
     /** One interval: estimate, compare, and switch off what the policy picks. */
@@ -176,7 +225,13 @@ public final class BudgetController implements Runnable {
         long javaThreads = applicationCpu.sinceLast(pipeline.writerThreadId(), Thread.currentThread().getId());
         long weaving = weavingNanos.getAsLong() - previousWeaving; // the agent's, on the threads that load classes
         long writer = Math.max(0, threads.getThreadCpuTime(pipeline.writerThreadId())) - previousWriter;
+        RecordCounts counts = pipeline.counters();
+        long produced = counts.produced() - previousProduced;
+        long drained = counts.written() + counts.dropped() - previousDrained;
+        long start = markedAt;
         mark(now);
+        long end = markedAt;
+        long appThreads = Math.max(0, javaThreads - weaving); // the application's threads, probe path included
 
         long total = 0; // every execution drained: the writer's CPU time went to all of them
         long live = 0; // those of probes still on: what switching off can still reduce
@@ -185,26 +240,78 @@ public final class BudgetController implements Runnable {
             total += e;
             if (e > 0 && catalog.isEnabled(id)) live += e;
         }
-        double pair = pairNanos;
         if (total >= WRITER_SAMPLE) writerNanos = Math.max(0, writer) / (double) total;
-        double unit = pair + writerNanos; // what one execution costs the process
+        // The tally counts executions as the writer drains them, the CPU time is of what the
+        // threads did: a writer lagging behind (a loaded machine) counts in this interval records
+        // made in the last one. Records made per record drained scales the counts to the interval.
+        if (drained <= 0 && produced > 0) {
+            note(appThreads, weaving, writer, total, live, Double.NaN, Double.NaN, Double.NaN, 0, "writer behind");
+            return; // nothing drained of what was made: judged at the next interval
+        }
+        double made = drained <= 0 ? 1 : produced / (double) drained;
+        if (experiment != null && !settling) {
+            // the judged intervals after a step: what the removed probes really cost
+            long stayed = 0;
+            for (int id = 0; id < experiment.stayedIds.length && id < now.size(); id++) {
+                if (experiment.stayedIds[id]) stayed += delta(now.executions(), before.executions(), id);
+            }
+            experiment.stayedAfter += Math.round(stayed * made);
+            experiment.cpuAfter += appThreads;
+            if (experiment.afterStart < 0) experiment.afterStart = start;
+            if (experiment.stayedAfter >= ExecutionCost.MIN_EXECUTIONS) {
+                long afterGap = (experiment.afterStart + end) / 2 - experiment.middle;
+                lastMeasured = cost.observe(experiment.before, experiment.cpuAfter, experiment.stayedAfter, afterGap);
+                experiment = null;
+            }
+        }
+        double perExecution = cost.nanos(); // on the application's threads
+        double unit = perExecution + writerNanos; // what one execution costs the process
         // records of probes already off, drained late, are a cost past: not counted against the rest
-        double executions = live * unit;
-        double application = Math.max(1, javaThreads - weaving - total * pair);
-        overheadPercent = 100 * executions / application;
-        // Switching probes off that cost X frees X for the application's threads, which (if busy)
-        // use it: under budget once C - X <= b (A + X), so X >= (C - b A) / (1 + b). An application
-        // that does not use the freed time needs more: the next steps take it.
+        double executions = live * made * unit;
+        // the application's own CPU time: its threads' less the probe path on them (with the
+        // calibrated pair if the measured cost leaves none)
+        double application = appThreads - total * made * perExecution;
+        if (application <= 0) application = appThreads - total * made * pairNanos;
         double b = settings.percent() / 100;
-        double excess = (executions - b * application) / (1 + b);
+        double excess;
+        String remark = "";
+        if (application > 0) {
+            overheadPercent = 100 * executions / application;
+            // Cost and application time both scale with the work done in the interval: switching
+            // probes off that cost X (in this interval's work) leaves C - X per the same work, whose
+            // own CPU time is A however fast it then runs. Under budget once C - X <= b A.
+            excess = executions - b * application;
+        } else {
+            // The probe path took, by the estimate, all of the application's CPU time: its own time
+            // is too small to measure, so how much may stay is unknown. The step takes the bulk,
+            // all but the budget's share of the cost, and the next interval (with an own time
+            // then measurable) judges the rest. The overhead shown is against all of the
+            // application threads' time, a lower bound.
+            overheadPercent = 100 * executions / Math.max(1, appThreads);
+            excess = (1 - b) * executions;
+            application = 0;
+            remark = "own time not measurable";
+        }
         if (settling) {
             settling = false; // judged afresh from the next interval, which has only the new state
+            judged = null; // recompiling: no reference for the program's own drift
+            note(appThreads, weaving, writer, total, live, made, perExecution, application, 0, "settling");
             return;
         }
-        if (excess <= 0 || live == 0) return;
+        // A short interval (the first ones, and those after a step) decides only on a large excess,
+        // more than the budget again: its estimate carries the records drained late, the writer's
+        // lag and the JIT recompiling, and a step costs a re-transformation. A smaller excess is
+        // left to the full-length intervals, so that the steps are few and large.
+        boolean shortInterval = intervalMillis < settings.intervalMillis();
+        if (excess <= 0 || live == 0 || (shortInterval && application > 0 && executions <= 2 * b * application)) {
+            note(appThreads, weaving, writer, total, live, made, perExecution, application, 0, remark);
+            judged = new Judged(before, now, appThreads, made, (start + end) / 2);
+            return;
+        }
 
-        List<ProbeLoad> candidates = candidates(now, before, unit);
-        List<ProbeLoad> off = BudgetPolicy.choose(candidates, excess, pair);
+        List<ProbeLoad> candidates = candidates(now, before, made * unit);
+        List<ProbeLoad> off = BudgetPolicy.choose(candidates, excess, pairNanos);
+        note(appThreads, weaving, writer, total, live, made, perExecution, application, off.size(), remark);
         if (off.isEmpty()) {
             state = "on; over budget, but every probe still on is pinned";
             return;
@@ -226,6 +333,7 @@ public final class BudgetController implements Runnable {
         catalog.switchOff(rules, ProbeCatalog.Origin.BUDGET);
         switched.addAll(step);
         for (Switch s : step) record(s, why.get(s.probe()));
+        experiment = experiment(now, before, appThreads, live, made, start, end);
         long t0 = System.nanoTime();
         int classes = catalog.removeFromCode(names); // one re-transformation for the whole step
         rewovenMillis += TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
@@ -237,6 +345,56 @@ public final class BudgetController implements Runnable {
                 + " switched off %d probe(s): %s; taken out of the code of %d class(es)", overhead, trim(settings.percent()),
                 off.size(), names.size() <= 5 ? String.join(", ", names) : String.join(", ", names.subList(0, 5))
                         + " and " + (names.size() - 5) + " more", classes));
+    }
+
+    /**
+     * The step as an experiment ({@link ExecutionCost}): the probes executed in the interval that
+     * stayed on (those switched off are already off), and the interval's figures; null when the
+     * step is too small to measure anything (a pending experiment is dropped either way).
+     */
+    private Experiment experiment(ProbeTally.Totals now, ProbeTally.Totals before, long appThreads, long live, double made,
+            long start, long end) {
+        boolean[] stayedIds = new boolean[now.size()];
+        long stayed = 0;
+        for (int id = 0; id < now.size(); id++) {
+            long e = delta(now.executions(), before.executions(), id);
+            if (e > 0 && catalog.isEnabled(id)) {
+                stayedIds[id] = true;
+                stayed += e;
+            }
+        }
+        // the judged interval just before, if contiguous and all probes on: the program's own drift
+        double earlier = Double.NaN;
+        long gap = 0;
+        Judged j = judged;
+        if (j != null && j.end() == before) {
+            long s = 0;
+            for (int id = 0; id < stayedIds.length; id++) {
+                if (stayedIds[id] && id < j.end().size()) s += delta(j.end().executions(), j.start().executions(), id);
+            }
+            double scaled = s * j.made();
+            if (scaled >= ExecutionCost.MIN_EXECUTIONS) {
+                earlier = j.cpu() / scaled;
+                gap = (start + end) / 2 - j.middle();
+            }
+        }
+        ExecutionCost.Before figures = new ExecutionCost.Before(appThreads, Math.round(stayed * made),
+                Math.round((live - stayed) * made), earlier, gap);
+        return cost.measurable(figures) ? new Experiment(figures, stayedIds, (start + end) / 2) : null;
+    }
+
+    /** Keeps one line of the estimate's inputs for the counters (the last {@value #HISTORY}). */
+    private void note(long appThreads, long weaving, long writer, long total, long live, double made, double perExecution,
+            double application, int switchedOff, String remark) {
+        String line = String.format(Locale.ROOT, "budget.interval ms=%d app.cpu.ms=%.1f weaving.ms=%.1f writer.ms=%.1f"
+                + " executions=%d live=%d made/drained=%.2f app.ns=%.1f writer.ns=%.1f measured.ns=%.1f base.ms=%.1f overhead=%.2f%% off=%d %s",
+                intervalMillis, appThreads / 1e6, weaving / 1e6, writer / 1e6, total, live, made, perExecution, writerNanos,
+                lastMeasured, application / 1e6, overheadPercent, switchedOff, remark).strip();
+        lastMeasured = Double.NaN;
+        synchronized (history) {
+            if (history.size() == HISTORY) history.remove(0);
+            history.add(line);
+        }
     }
 
     /** The probes the budget may switch off, grouped by name (a switch goes by name, overloads included). */
@@ -295,11 +453,16 @@ public final class BudgetController implements Runnable {
         List<String> out = new ArrayList<>();
         out.add("budget.percent=" + trim(settings.percent()) + " (" + state + ")");
         out.add(String.format(Locale.ROOT, "budget.pair.ns=%.1f", pairNanos));
+        ExecutionCost c = cost;
+        out.add("budget.execution.ns=" + (c == null ? "-" : c.toString()));
         out.add(String.format(Locale.ROOT, "budget.writer.ns=%.1f", writerNanos));
         out.add(String.format(Locale.ROOT, "budget.overhead.percent=%.2f", overheadPercent));
         out.add("budget.switched.off=" + switched.size());
         out.add("budget.rewoven.classes=" + classesRewoven + " (" + rewovenMillis + " ms)");
         out.add("budget.cpu.ms=" + TimeUnit.NANOSECONDS.toMillis(ownCpu));
+        synchronized (history) {
+            out.addAll(history);
+        }
         for (Switch s : switched) {
             out.add(String.format(Locale.ROOT, "budget.off %s executions=%d share=%.1f%% mean.ns=%s depth=%.1f", s.probe(),
                     s.executions(), s.share(), s.meanNanos() < 0 ? "-" : String.valueOf(Math.round(s.meanNanos())), s.depth()));

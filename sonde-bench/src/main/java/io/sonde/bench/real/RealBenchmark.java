@@ -206,12 +206,25 @@ public final class RealBenchmark {
         deleteTree(output); // can be gigabytes; its size is what is kept
         return new RunMeasure(outcome.secondsSinceLaunch("main_entry_epoch_us"),
                 outcome.secondsSinceLaunch("ready_epoch_us"), outcome.seconds("workload_wall_ns"),
-                outcome.seconds("workload_cpu_ns"), outcome.seconds("process_cpu_ns"), executions, bytes, dropped,
+                lastHalfSeconds(report), outcome.seconds("workload_cpu_ns"), outcome.seconds("process_cpu_ns"), executions, bytes, dropped,
                 report.containsKey("mbean.InstrumentedClassCount")
                         ? Integer.valueOf(report.get("mbean.InstrumentedClassCount")) : null,
                 agentWeaveSeconds(report), report.containsKey("loaded_classes")
                         ? Long.valueOf(report.get("loaded_classes")) : null,
                 report.get("digest"), failures, outcome.cut(), failed, errors);
+    }
+
+    /**
+     * The wall time of the workload's last half of operations, from the app's slice times
+     * ({@code slice_end_ns.5} and {@code .10}), or null when the report has none.
+     */
+    static Double lastHalfSeconds(Map<String, String> report) {
+        String half = report.get("slice_end_ns.5");
+        String end = report.get("slice_end_ns.10");
+        if (half == null || end == null || Long.parseLong(half) <= 0) {
+            return null;
+        }
+        return (Long.parseLong(end) - Long.parseLong(half)) / 1e9;
     }
 
     /**
@@ -278,7 +291,7 @@ public final class RealBenchmark {
         return new RealResult(workload.label(), framework, version, workload.library(), options.size(workload),
                 jdkVersion, runs.size(), median(runs, RunMeasure::startupS), ready, weave, weaveSource,
                 classes == null ? null : (int) Math.round(classes), median(runs, RunMeasure::workloadS),
-                median(runs, RunMeasure::cpuS), median(runs, RunMeasure::totalCpuS),
+                median(runs, RunMeasure::lastHalfS), median(runs, RunMeasure::cpuS), median(runs, RunMeasure::totalCpuS),
                 executions == null ? null : Math.round(executions),
                 Math.round(median(runs, r -> (double) r.bytes())), dropped, correct,
                 (int) runs.stream().filter(r -> r.cut() != null).count(),

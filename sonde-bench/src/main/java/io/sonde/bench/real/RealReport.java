@@ -14,8 +14,11 @@ import java.util.Locale;
 /**
  * The output of {@code sonde bench real}: a JSON array with one object per configuration (keys
  * {@code workload, framework, version, library, size, jdk, runs, startup_s, ready_s, weave_s,
- * weave_source, weave_classes, workload_s, cpu_s, total_cpu_s, executions, bytes, dropped,
+ * weave_source, weave_classes, workload_s, last_half_s, cpu_s, total_cpu_s, executions, bytes, dropped,
  * correct, cut, failed_runs, workload_runs_s, errors}; unknown values are null) and a Markdown table.
+ * The whole workload's time against the no-agent run's ({@code ×none}) is the headline; the last
+ * half's ({@code ×none, last half}: the settled state, after weaving, warm-up and the budget's
+ * steps) stands beside it.
  */
 final class RealReport {
 
@@ -40,6 +43,7 @@ final class RealReport {
             o.put("weave_source", r.weaveSource());
             o.put("weave_classes", r.weaveClasses());
             o.put("workload_s", round(r.workloadS()));
+            o.put("last_half_s", round(r.lastHalfS()));
             o.put("cpu_s", round(r.cpuS()));
             o.put("total_cpu_s", round(r.totalCpuS()));
             o.put("executions", r.executions());
@@ -66,15 +70,17 @@ final class RealReport {
         b.append(String.format(Locale.ROOT, "sonde bench real: JDK %s, load average %s%n%n",
                 results.isEmpty() ? "?" : results.get(0).jdk(), OverheadBenchmark.loadAverage()));
         b.append("| workload | framework | size | runs | start-up s | ready s | weaving s | classes woven"
-                + " | workload s | ×none | CPU s | executions | bytes | dropped | correct |\n");
-        b.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+                + " | workload s | ×none | last half s | ×none, last half | CPU s | executions | bytes | dropped | correct |\n");
+        b.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (RealResult r : results) {
-            Double none = results.stream().filter(o -> o.workload().equals(r.workload()) && o.framework().equals("none"))
-                    .findFirst().map(RealResult::workloadS).orElse(null);
-            b.append(String.format(Locale.ROOT, "| %s | %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+            RealResult reference = results.stream()
+                    .filter(o -> o.workload().equals(r.workload()) && o.framework().equals("none")).findFirst().orElse(null);
+            Double none = reference == null ? null : reference.workloadS();
+            Double noneHalf = reference == null ? null : reference.lastHalfS();
+            b.append(String.format(Locale.ROOT, "| %s | %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
                     r.workload(), r.framework(), r.size(), r.runs(), num(r.startupS(), 2), num(r.readyS(), 2),
                     num(r.weaveS(), 2), r.weaveClasses() == null ? "–" : r.weaveClasses().toString(),
-                    num(r.workloadS(), 3), none == null || r.workloadS() == null ? "–" : num(r.workloadS() / none, 1),
+                    num(r.workloadS(), 3), ratio(r.workloadS(), none), num(r.lastHalfS(), 3), ratio(r.lastHalfS(), noneHalf),
                     num(r.cpuS(), 2), r.executions() == null ? "?" : String.format(Locale.ROOT, "%,d", r.executions()),
                     r.bytes() == null ? "?" : String.format(Locale.ROOT, "%,d", r.bytes()),
                     r.dropped() == null ? "?" : r.dropped().toString(),
@@ -87,6 +93,11 @@ final class RealReport {
             }
         }
         return b.toString();
+    }
+
+    /** {@code v / of} to two decimals (a budget of 5 % is 1.05), or a dash when either is unknown. */
+    private static String ratio(Double v, Double of) {
+        return v == null || of == null ? "–" : num(v / of, 2);
     }
 
     private static String num(Double v, int decimals) {

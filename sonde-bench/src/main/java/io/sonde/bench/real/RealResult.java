@@ -19,6 +19,8 @@ import java.util.List;
  * @param weaveSource   {@code agent} or {@code ready-difference}, null for none
  * @param weaveClasses  classes instrumented (Sonde's MBean), or null
  * @param workloadS     median wall time of the workload, s
+ * @param lastHalfS     median wall time of the workload's last half of operations, s: the
+ *                      settled state, after weaving, JIT warm-up and the budget's steps
  * @param cpuS          median process CPU time during the workload, s
  * @param totalCpuS     median process CPU time from start to the end of the workload, s
  * @param executions    median monitored executions recorded
@@ -32,5 +34,5 @@ import java.util.List;
  */
 record RealResult(String workload, String framework, String version, String library, long size, String jdk, int runs,
         Double startupS, Double readyS, Double weaveS, String weaveSource, Integer weaveClasses, Double workloadS,
-        Double cpuS, Double totalCpuS, Long executions, Long bytes, Long dropped, boolean correct, int cut,
+        Double lastHalfS, Double cpuS, Double totalCpuS, Long executions, Long bytes, Long dropped, boolean correct, int cut,
         int failedRuns, List<Double> workloadRuns, List<String> errors) {}

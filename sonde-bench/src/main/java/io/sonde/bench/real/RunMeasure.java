@@ -9,6 +9,7 @@ import java.util.List;
  * @param startupS      JVM launch to the first line of {@code main}
  * @param readyS        JVM launch to the end of the workload's preparation (the first measured operation)
  * @param workloadS     wall time of the bounded workload
+ * @param lastHalfS     wall time of the workload's last half of operations (the settled state)
  * @param cpuS          process CPU time (all threads) during the workload
  * @param totalCpuS     process CPU time from the start to the end of the workload
  * @param executions    monitored executions recorded in the output
@@ -24,6 +25,6 @@ import java.util.List;
  *                      its agent rejected its options (and ran unmonitored)
  * @param errors        what went wrong or is worth knowing (notes of the counting, agent problems)
  */
-record RunMeasure(Double startupS, Double readyS, Double workloadS, Double cpuS, Double totalCpuS, Long executions,
+record RunMeasure(Double startupS, Double readyS, Double workloadS, Double lastHalfS, Double cpuS, Double totalCpuS, Long executions,
         long bytes, Long dropped, Integer weaveClasses, Double agentWeaveS, Long loadedClasses, String digest,
         long failures, String cut, boolean failed, List<String> errors) {}

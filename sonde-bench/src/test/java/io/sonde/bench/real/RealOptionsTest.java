@@ -64,6 +64,14 @@ class RealOptionsTest {
     }
 
     @Test
+    void theLastHalfIsTheTimeFromTheFifthSliceToTheEnd() {
+        assertThat(RealBenchmark.lastHalfSeconds(Map.of("slice_end_ns.5", "1000000000", "slice_end_ns.10", "3500000000")))
+                .isEqualTo(2.5);
+        assertThat(RealBenchmark.lastHalfSeconds(Map.of("slice_end_ns.10", "3500000000"))).isNull();
+        assertThat(RealBenchmark.lastHalfSeconds(Map.of("slice_end_ns.5", "0", "slice_end_ns.10", "3500000000"))).isNull();
+    }
+
+    @Test
     void medianOfTheRunsSkipsMissingValues() {
         RunMeasure a = measure(1.0);
         RunMeasure b = measure(null);
@@ -74,6 +82,6 @@ class RealOptionsTest {
     }
 
     private static RunMeasure measure(Double workloadS) {
-        return new RunMeasure(0.1, 0.5, workloadS, null, null, 0L, 0, 0L, null, null, null, "d", 0, null, false, List.of());
+        return new RunMeasure(0.1, 0.5, workloadS, null, null, null, 0L, 0, 0L, null, null, null, "d", 0, null, false, List.of());
     }
 }

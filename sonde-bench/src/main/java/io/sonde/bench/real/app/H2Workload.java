@@ -57,12 +57,13 @@ final class H2Workload implements Workload {
     }
 
     @Override
-    public Outcome run(long ops) throws SQLException {
+    public Outcome run(long ops, Slices slices) throws SQLException {
         SplittableRandom random = new SplittableRandom(SEED);
         List<String> failures = new ArrayList<>();
         long digest = 17;
         int nextId = 0;
         for (long op = 0; op < ops; op++) {
+            slices.starting(op);
             int kind = random.nextInt(100);
             int id = nextId == 0 ? 0 : random.nextInt(nextId);
             int region = random.nextInt(REGIONS);

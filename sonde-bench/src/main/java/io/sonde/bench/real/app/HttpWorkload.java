@@ -52,7 +52,7 @@ final class HttpWorkload implements Workload {
     }
 
     @Override
-    public Outcome run(long ops) throws InterruptedException {
+    public Outcome run(long ops, Slices slices) throws InterruptedException {
         AtomicLong next = new AtomicLong();
         AtomicLong digest = new AtomicLong();
         List<String> failures = Collections.synchronizedList(new ArrayList<>());
@@ -60,6 +60,7 @@ final class HttpWorkload implements Workload {
         for (int c = 0; c < CLIENTS; c++) {
             Thread t = new Thread(() -> {
                 for (long i = next.getAndIncrement(); i < ops; i = next.getAndIncrement()) {
+                    slices.starting(i);
                     try {
                         digest.addAndGet(request(i));
                     } catch (RuntimeException | AssertionError e) {

@@ -14,7 +14,8 @@ import javax.management.ObjectName;
  * The program {@code sonde bench real} runs in a child JVM whose class path holds only this
  * package and the workload's library: {@code --workload h2|http --ops N --report FILE}. It notes
  * the time of entering {@code main}, prepares the workload (the library's classes load, and are
- * woven, here), runs the bounded workload measuring wall and process CPU time, and writes a
+ * woven, here), runs the bounded workload measuring wall and process CPU time (and when each
+ * tenth of its operations began: {@code slice_end_ns.K}, see {@link Slices}), and writes a
  * {@code key=value} report: timings, the workload's result digest and its failures, and every
  * attribute of the Sonde agent's MBean when one is registered (read by name, so nothing of Sonde
  * is on this class path).
@@ -55,11 +56,16 @@ public final class RealApp {
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         long cpu0 = os.getProcessCpuTime();
         long t0 = System.nanoTime();
-        Workload.Outcome outcome = w.run(ops);
+        Slices slices = new Slices(ops, t0);
+        Workload.Outcome outcome = w.run(ops, slices);
         long t1 = System.nanoTime();
+        slices.finished(t1);
         long cpu1 = os.getProcessCpuTime();
         lines.add("workload_wall_ns=" + (t1 - t0));
         lines.add("workload_cpu_ns=" + (cpu1 - cpu0));
+        for (int k = 1; k <= Slices.COUNT; k++) {
+            lines.add("slice_end_ns." + k + "=" + slices.end(k));
+        }
         lines.add("process_cpu_ns=" + cpu1);
         lines.add("digest=" + Long.toHexString(outcome.digest()));
         lines.add("operations=" + outcome.operations());

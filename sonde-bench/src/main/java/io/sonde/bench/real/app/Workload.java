@@ -17,8 +17,8 @@ interface Workload extends AutoCloseable {
     /** Starts the library (connection and schema, or server): its classes load here. */
     void prepare() throws Exception;
 
-    /** Makes {@code ops} operations. */
-    Outcome run(long ops) throws Exception;
+    /** Makes {@code ops} operations, telling {@code slices} as each one starts. */
+    Outcome run(long ops, Slices slices) throws Exception;
 
     @Override
     void close() throws Exception;
