@@ -251,10 +251,7 @@ public final class BudgetController implements Runnable {
         double made = drained <= 0 ? 1 : produced / (double) drained;
         if (experiment != null && !settling) {
             // the judged intervals after a step: what the removed probes really cost
-            long stayed = 0;
-            for (int id = 0; id < experiment.stayedIds.length && id < now.size(); id++) {
-                if (experiment.stayedIds[id]) stayed += delta(now.executions(), before.executions(), id);
-            }
+            long stayed = executionsOf(experiment.stayedIds, now, before);
             experiment.stayedAfter += Math.round(stayed * made);
             experiment.cpuAfter += appThreads;
             if (experiment.afterStart < 0) experiment.afterStart = start;
@@ -368,11 +365,7 @@ public final class BudgetController implements Runnable {
         long gap = 0;
         Judged j = judged;
         if (j != null && j.end() == before) {
-            long s = 0;
-            for (int id = 0; id < stayedIds.length; id++) {
-                if (stayedIds[id] && id < j.end().size()) s += delta(j.end().executions(), j.start().executions(), id);
-            }
-            double scaled = s * j.made();
+            double scaled = executionsOf(stayedIds, j.end(), j.start()) * j.made();
             if (scaled >= ExecutionCost.MIN_EXECUTIONS) {
                 earlier = j.cpu() / scaled;
                 gap = (start + end) / 2 - j.middle();
@@ -381,6 +374,15 @@ public final class BudgetController implements Runnable {
         ExecutionCost.Before figures = new ExecutionCost.Before(appThreads, Math.round(stayed * made),
                 Math.round((live - stayed) * made), earlier, gap);
         return cost.measurable(figures) ? new Experiment(figures, stayedIds, (start + end) / 2) : null;
+    }
+
+    /** Executions between {@code start} and {@code end} of the probes {@code ids} marks. */
+    private static long executionsOf(boolean[] ids, ProbeTally.Totals end, ProbeTally.Totals start) {
+        long n = 0;
+        for (int id = 0; id < ids.length && id < end.size(); id++) {
+            if (ids[id]) n += delta(end.executions(), start.executions(), id);
+        }
+        return n;
     }
 
     /** Keeps one line of the estimate's inputs for the counters (the last {@value #HISTORY}). */
