@@ -69,11 +69,6 @@ final class ExecutionCost {
         return weight == 0 ? priorNanos : Math.max(priorNanos, weightedNanos / weight);
     }
 
-    /** The calibrated prior. */
-    double priorNanos() {
-        return priorNanos;
-    }
-
     /** Experiments that counted. */
     int experiments() {
         return experiments;
