@@ -87,6 +87,10 @@ final class WriterLoop implements Runnable, WriterContext {
     private ByteBuffer frame;
     private int frameLimit;
     private long frameRecords;
+    /** Bytes of the records in the current frame, as in the rings (no frame or block headers). */
+    private long frameRecordBytes;
+    /** Bytes of the records written (writer thread only): the adaptive packing's mean record size. */
+    private long recordBytesWritten;
     private boolean frameHasBlocks;
     private ByteBuffer registryBuffer;
     private ByteBuffer segmentEndBuffer;
@@ -133,6 +137,7 @@ final class WriterLoop implements Runnable, WriterContext {
         this.frameLimit = frameBytes;
         this.frame = ByteBuffer.allocateDirect(frameBytes).order(ByteOrder.LITTLE_ENDIAN);
         header.open(frame, Format.FRAME_DATA);
+        packing.fitFrames(frameBytes - header.headerBytes() - Format.BLOCK_HEADER_BYTES);
         this.thread = new Thread(this, "sonde-writer");
         thread.setDaemon(true);
     }
@@ -236,7 +241,7 @@ final class WriterLoop implements Runnable, WriterContext {
                         if (!failed) writer.flush();
                         nextFlush = now + flushIntervalNanos;
                     }
-                    packing.observe(now, recordsWritten);
+                    packing.observe(now, recordsWritten, recordBytesWritten);
                     wakeAt = wb.nextWake(nextFlush);
                 }
             } catch (IOException | RuntimeException e) {
@@ -474,8 +479,7 @@ final class WriterLoop implements Runnable, WriterContext {
             byte type = ring[i];
             if (type == ThreadBuffer.PAD) {
                 if (runLen > 0) {
-                    frame.put(ring, runStart, runLen);
-                    frameRecords += runRecords;
+                    putRun(ring, runStart, runLen, runRecords);
                     runLen = 0;
                     runRecords = 0;
                 }
@@ -492,8 +496,7 @@ final class WriterLoop implements Runnable, WriterContext {
             if (block < 0 || full) {
                 // close the run and block, emit the full frame, open a new block
                 if (runLen > 0) {
-                    frame.put(ring, runStart, runLen);
-                    frameRecords += runRecords;
+                    putRun(ring, runStart, runLen, runRecords);
                     runLen = 0;
                     runRecords = 0;
                 }
@@ -509,8 +512,7 @@ final class WriterLoop implements Runnable, WriterContext {
             }
             if (runLen > 0 && runStart + runLen != i) {
                 // the ring wrapped exactly at its end (no pad byte): the run is not contiguous
-                frame.put(ring, runStart, runLen);
-                frameRecords += runRecords;
+                putRun(ring, runStart, runLen, runRecords);
                 runLen = 0;
                 runRecords = 0;
             }
@@ -520,13 +522,17 @@ final class WriterLoop implements Runnable, WriterContext {
             if (tally != null) tally.record(b, type, ring, i);
             r += size;
         }
-        if (runLen > 0) {
-            frame.put(ring, runStart, runLen);
-            frameRecords += runRecords;
-        }
+        if (runLen > 0) putRun(ring, runStart, runLen, runRecords);
         if (block >= 0) FrameHeader.endBlock(frame, block);
         b.releaseTo(r);
         return r - start;
+    }
+
+    /** Copies a contiguous run of whole records from a ring into the current block. */
+    private void putRun(byte[] ring, int start, int length, long records) {
+        frame.put(ring, start, length);
+        frameRecords += records;
+        frameRecordBytes += length;
     }
 
     /** The current frame got a block: it is not empty any more, and its wait may have started. */
@@ -551,7 +557,9 @@ final class WriterLoop implements Runnable, WriterContext {
     void emitFrame() throws IOException {
         if (!frameHasBlocks) return;
         long records = frameRecords;
+        long recordBytes = frameRecordBytes;
         frameRecords = 0;
+        frameRecordBytes = 0;
         frameHasBlocks = false;
         WaitBound wb = waitBound;
         if (wb != null) wb.frameSent();
@@ -569,6 +577,7 @@ final class WriterLoop implements Runnable, WriterContext {
                         recordsInFrame = 0;
                     }
                     recordsWritten += records;
+                    recordBytesWritten += recordBytes;
                     bytesWritten += bytes;
                     framesWritten++;
                 } catch (FrameDroppedException e) {

@@ -188,4 +188,27 @@ class PackingPipelineTest {
         assertThat(adaptations).isGreaterThan(3);
         assertThat(p.counters().written()).isEqualTo(n);
     }
+
+    @Test
+    void theAdaptiveLadderEndsAtTheLargestDegreeWhoseRecordsFitInAFrame() throws Exception {
+        FrameLog log = new FrameLog();
+        // 4,096-byte frames: the smallest record (13 bytes) would allow 315 per frame, so without the
+        // records' size the ladder would reach 256; records of 21 bytes (enter with CPU time) fit
+        // (4,096 - 62 - host - 12) / 21 = 179..191 times for any host name up to 255 bytes: at most 128
+        Pipeline p = pipeline(log, false, "packing", "adaptive", "packing.interval.ms", "10", "frame.bytes", "4096");
+        assertThat(p.packing().largestDegree()).as("before any decision: the smallest record's bound").isEqualTo(256);
+        int probe = p.defineProbe("a.B.c", "()V");
+        ThreadBuffer b = p.newBuffer(Thread.currentThread());
+        long end = System.nanoTime() + 60_000_000_000L;
+        long n = 0;
+        while (p.packing().adaptations() <= 3 && System.nanoTime() < end) {
+            for (int i = 0; i < 1000; i++) b.enterCpu(probe, n++, n);
+        }
+        int largest = p.packing().largestDegree();
+        long adaptations = p.packing().adaptations();
+        p.close();
+        assertThat(adaptations).isGreaterThan(3);
+        assertThat(largest).isEqualTo(128);
+        assertThat(p.counters().written()).isEqualTo(n);
+    }
 }

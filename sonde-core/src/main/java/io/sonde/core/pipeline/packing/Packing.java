@@ -21,7 +21,7 @@ import java.util.function.LongSupplier;
  *       every {@code packing.interval.ms} the current degree and a neighbour (its partner) are
  *       compared by {@link PairedComparison} on interleaved slices of that interval, and i takes one
  *       step or stays; i starts at 0 and stays within [0, log2 of the largest degree a frame can
- *       hold]. A slice's cost is the writer thread's own CPU time per record written (the inverse
+ *       hold, and of the largest degree whose records fit in one frame]. A slice's cost is the writer thread's own CPU time per record written (the inverse
  *       of its service rate): records per wall-clock second also move with the CPU share the
  *       process gets, which the degree cannot influence, and on a loaded machine that share changes
  *       within tens of milliseconds by more than neighbouring degrees differ. On a JVM that does not
@@ -33,7 +33,14 @@ import java.util.function.LongSupplier;
  * amount (a system call, a header, a checksum start, an envelope) besides the bytes, and records per
  * frame is what amortizes it. Because the best count depends on the record size, a fixed count
  * cannot be right for every source; the adaptive mode finds it. {@code frame.bytes} still caps
- * every frame, so a large degree with large records simply gives full frames.
+ * every frame, so a large static degree with large records simply gives full frames.
+ *
+ * <p>The adaptive ladder ends at the largest degree 2^i whose records fit in one frame
+ * ({@link #fitFrames}: the frame's room for records over the mean size of the records written in
+ * the last measuring interval, so it follows a source whose record size changes). A rung above it
+ * would not run at its degree: the byte cap cuts its frames short, every such rung sends the same
+ * frames, and the rule would compare a rung with a copy of itself (the packing study found the
+ * climber on that plateau, above the best static degree, docs/benchmarks.md).
  *
  * <p>Written by the writer thread only; {@link #recordsPerFrame()} and the counters may be read by
  * any thread (volatile).
@@ -61,6 +68,11 @@ public final class Packing {
     private long sliceRecords;
     private long sliceCost;
     private double firstCost;
+    /** Adaptive: bytes of records one frame holds (0: not known, the ladder is not limited by record size). */
+    private int frameRoom;
+    /** Adaptive: the running totals when the current measuring interval began, for the mean record size. */
+    private long intervalRecords;
+    private long intervalBytes;
 
     private Packing(Mode mode, int recordsPerFrame, long maxWaitNanos, long intervalNanos, HillClimbing climber, LongSupplier cpuClock) {
         this.cpuClock = cpuClock;
@@ -174,9 +186,23 @@ public final class Packing {
         return climber == null ? -1 : climber.index();
     }
 
+    /** Adaptive mode: the largest degree the ladder allows now (2^max index, see {@link #fitFrames}); -1 in the other modes. */
+    public int largestDegree() {
+        return climber == null ? -1 : 1 << climber.maxIndex();
+    }
+
     /** Adaptive mode: the comparisons decided (= updates of the degree, moved or not) so far. */
     public long adaptations() {
         return adaptations;
+    }
+
+    /**
+     * Adaptive mode: the bytes of records one frame holds ({@code frame.bytes} less the frame's
+     * and one thread block's headers), so that the ladder stops at the largest degree whose records
+     * fit (see the class comment). Without it (or in the other modes) nothing changes.
+     */
+    public void fitFrames(int roomBytes) {
+        frameRoom = Math.max(0, roomBytes);
     }
 
     /**
@@ -191,11 +217,15 @@ public final class Packing {
      * gives no cost and its pair is not counted, so an idle source never moves the degree.
      *
      * @param recordsWritten data records written since the start (a running total)
+     * @param recordBytesWritten the bytes of those records, as in the rings (a running total; 0
+     *     when not known: the ladder is then not limited by record size)
      */
-    public void observe(long now, long recordsWritten) {
+    public void observe(long now, long recordsWritten, long recordBytesWritten) {
         if (climber == null) return;
         if (!measuring) {
             measuring = true;
+            intervalRecords = recordsWritten;
+            intervalBytes = recordBytesWritten;
             startSlice(now, recordsWritten, costClock(now));
             return;
         }
@@ -211,12 +241,22 @@ public final class Packing {
             double partnerCost = indexFirst ? perRecord : firstCost;
             if (comparison.add(indexCost, partnerCost)) {
                 climber.update(comparison.verdict());
+                limitToFittingDegree(recordsWritten - intervalRecords, recordBytesWritten - intervalBytes);
+                intervalRecords = recordsWritten;
+                intervalBytes = recordBytesWritten;
                 adaptations++;
                 slot = -1; // the next pair starts at the (new) index
             }
         }
         slot = (slot + 1) & 3;
         startSlice(now, recordsWritten, cost);
+    }
+
+    /** Lowers (or raises again) the ladder's top to the largest 2^i whose records, at the interval's mean size, fit in a frame. */
+    private void limitToFittingDegree(long records, long bytes) {
+        if (frameRoom <= 0 || records <= 0 || bytes <= 0) return;
+        long fitting = frameRoom * records / bytes; // records of the mean size that fit in one frame
+        climber.limit(fitting < 1 ? 0 : 63 - Long.numberOfLeadingZeros(fitting));
     }
 
     private long costClock(long now) {

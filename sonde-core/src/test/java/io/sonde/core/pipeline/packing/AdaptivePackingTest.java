@@ -24,7 +24,10 @@ class AdaptivePackingTest {
         final double noise;
         long now;
         long written;
+        /** Bytes of the records written (a running total), at {@link #recordBytes} or {@link #otherRecordBytes} each. */
+        long bytes;
         long records = 1000;
+        long recordBytes = 100;
         /** Load factor on every cost at a slice number (1: none). */
         java.util.function.LongToDoubleFunction load = s -> 1;
         long slices;
@@ -35,12 +38,13 @@ class AdaptivePackingTest {
         long phaseSlices;
         IntToDoubleFunction otherCurve;
         long otherRecords;
+        long otherRecordBytes = 100;
 
         ScriptedWriter(int maxDegree, double noise, long seed) {
             this.packing = Packing.adaptive(maxDegree, 50 * MS, INTERVAL, () -> cpu[0]);
             this.rnd = new Random(seed);
             this.noise = noise;
-            packing.observe(0, 0);
+            packing.observe(0, 0, 0);
         }
 
         /** Runs until {@code decisions} more comparisons were decided; returns the index after each. */
@@ -56,10 +60,11 @@ class AdaptivePackingTest {
                 double cost = curve.applyAsDouble(index) * load.applyAsDouble(slices) * Math.exp(noise * rnd.nextGaussian());
                 cpu[0] += (long) (cost * n);
                 written += n;
+                bytes += n * (other ? otherRecordBytes : recordBytes);
                 now += SLICE;
                 slices++;
                 long before = packing.adaptations();
-                packing.observe(now, written);
+                packing.observe(now, written, bytes);
                 sinceDecision++;
                 if (packing.adaptations() > before) {
                     indices[(int) (before - (target - decisions))] = packing.degreeIndex();
@@ -109,6 +114,36 @@ class AdaptivePackingTest {
             int[] down = w.decide(costWithPeakAt(2), 20);
             assertThat(Math.abs(down[down.length - 1] - 2)).as("seed %d: after the move down", seed).isLessThanOrEqualTo(1);
         }
+    }
+
+    @Test
+    void theLadderEndsAtTheLargestDegreeWhoseRecordsFitInAFrame() {
+        // the writer's cost per record keeps falling with the degree (as measured for 1,000-byte
+        // records), so without a top the climber goes to the highest rung; 262,000 bytes of room
+        // hold 262 records of 1,000 bytes: 256 is the largest degree a frame runs at
+        IntToDoubleFunction fallingCost = i -> 100 + 10_000.0 / (1 << i);
+        for (long seed = 0; seed < 10; seed++) {
+            ScriptedWriter w = new ScriptedWriter(1 << 14, 0.02, seed);
+            w.recordBytes = 1000;
+            w.packing.fitFrames(262_000);
+            int[] v = w.decide(fallingCost, 60);
+            for (int s = 0; s < v.length; s++) {
+                assertThat(v[s]).as("seed %d decision %d", seed, s).isLessThanOrEqualTo(8);
+            }
+            assertThat(v[v.length - 1]).as("seed %d: at the top").isEqualTo(8);
+            // the records shrink to 100 bytes (2,620 fit): the top rises to 2,048 and the climber follows
+            w.recordBytes = 100;
+            int[] smaller = w.decide(fallingCost, 30);
+            assertThat(smaller[smaller.length - 1]).as("seed %d: after the records shrank", seed).isEqualTo(11);
+            // and grow to 10,000 bytes (26 fit): the degree comes down to 16 at once
+            w.recordBytes = 10_000;
+            int[] larger = w.decide(fallingCost, 2);
+            assertThat(larger[1]).as("seed %d: after the records grew", seed).isEqualTo(4);
+        }
+        ScriptedWriter unknown = new ScriptedWriter(1 << 14, 0.02, 1);
+        unknown.recordBytes = 1000; // no fitFrames: the ladder is not limited by record size
+        int[] v = unknown.decide(fallingCost, 60);
+        assertThat(v[v.length - 1]).isGreaterThan(8);
     }
 
     @Test
@@ -169,7 +204,7 @@ class AdaptivePackingTest {
         for (int s = 0; s < 10_000; s++) {
             w.now += SLICE;
             w.cpu[0] += 50_000; // the writer still wakes up and polls
-            w.packing.observe(w.now, w.written);
+            w.packing.observe(w.now, w.written, w.bytes);
         }
         assertThat(w.packing.adaptations()).isEqualTo(adaptations);
         assertThat(w.packing.degreeIndex()).isEqualTo(settled);
@@ -182,14 +217,14 @@ class AdaptivePackingTest {
         Packing p = Packing.adaptive(1 << 14, 50 * MS, INTERVAL, null);
         long now = 0;
         long written = 0;
-        p.observe(now, written);
+        p.observe(now, written, 0);
         Random rnd = new Random(3);
         int moves = 0;
         int previous = p.degreeIndex();
         for (int s = 0; s < 2000; s++) {
             now += SLICE;
             written += 900 + rnd.nextInt(200); // the source's rate, whatever the degree
-            p.observe(now, written);
+            p.observe(now, written, 0);
             if (p.degreeIndex() != previous) moves++;
             previous = p.degreeIndex();
         }

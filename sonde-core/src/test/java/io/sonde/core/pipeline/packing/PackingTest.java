@@ -39,7 +39,7 @@ class PackingTest {
             written[0] += n;
             cpu[0] += n * cpuPerRecord.applyAsLong(index);
             clock[0] += MS;
-            p.observe(clock[0], written[0]);
+            p.observe(clock[0], written[0], 0);
             assertThat(p.recordsPerFrame()).isLessThanOrEqualTo(64);
         }
     }
@@ -49,8 +49,8 @@ class PackingTest {
         Packing p = Packing.adaptive(100, 50 * MS, 10 * MS, null); // degrees 1 .. 64; slices of 1 ms
         long[] clock = {0};
         long[] written = {0};
-        p.observe(0, 0); // starts the first slice
-        p.observe(MS / 2, 10);
+        p.observe(0, 0, 0); // starts the first slice
+        p.observe(MS / 2, 10, 0);
         assertThat(p.adaptations()).isZero();
         assertThat(p.recordsPerFrame()).isEqualTo(1);
         // throughput rises with the degree: the degree climbs to its bound, one decision per 10 slices
@@ -64,8 +64,8 @@ class PackingTest {
         long[] cpu = {0};
         Packing p = Packing.adaptive(100, 50 * MS, 10 * MS, () -> cpu[0]);
         Packing wall = Packing.adaptive(100, 50 * MS, 10 * MS, null);
-        p.observe(0, 0);
-        wall.observe(0, 0);
+        p.observe(0, 0, 0);
+        wall.observe(0, 0, 0);
         // per wall-clock second the throughput rises with the degree, per CPU second it falls
         java.util.function.IntToLongFunction records = i -> 1000L * (i + 1);
         java.util.function.IntToLongFunction cpuPerRecord = i -> 100L * (i + 1) * (i + 1);
@@ -80,8 +80,8 @@ class PackingTest {
     @Test
     void fixedModesNeverAdapt() {
         Packing p = Packing.fixed(8, MS);
-        p.observe(0, 0);
-        p.observe(MS * 1000, 1_000_000);
+        p.observe(0, 0, 0);
+        p.observe(MS * 1000, 1_000_000, 100_000_000);
         assertThat(p.recordsPerFrame()).isEqualTo(8);
         assertThat(p.degreeIndex()).isEqualTo(-1);
         assertThat(p.adaptations()).isZero();
