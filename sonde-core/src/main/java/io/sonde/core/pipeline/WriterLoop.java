@@ -88,7 +88,11 @@ final class WriterLoop implements Runnable, WriterContext {
     private int frameLimit;
     private long frameRecords;
     private boolean frameHasBlocks;
+    /** The current frame holds a registry block (writer thread only). */
+    private boolean frameHasDefinitions;
     private ByteBuffer registryBuffer;
+    /** Frames of the definitions sent again after a loss (see resendDefinitions). */
+    private ByteBuffer resendBuffer;
     private ByteBuffer segmentEndBuffer;
     private long sequence;
     private boolean failed;
@@ -114,6 +118,13 @@ final class WriterLoop implements Runnable, WriterContext {
     private long[] droppedAfterWriteAtFinal;
     /** Data records of the frame being handed to the writer (writer thread only). */
     private long recordsInFrame;
+    /** Whether the frame being handed to the writer carries definitions (writer thread only). */
+    private boolean definitionsInFrame;
+    /**
+     * A frame carrying definitions was lost (set by any thread, cleared by the writer thread):
+     * every definition goes out again, in a frame of its own, before the next frame.
+     */
+    private volatile boolean resendDefinitions;
 
     WriterLoop(Source source, Registry registry, Writer writer, Identity identity, int frameBytes,
             long flushIntervalNanos) {
@@ -436,6 +447,7 @@ final class WriterLoop implements Runnable, WriterContext {
                 ensureRoom(Format.BLOCK_HEADER_BYTES + d.length);
                 block = FrameHeader.beginBlock(frame, Format.REGISTRY_THREAD_ID);
                 frameUsed();
+                frameHasDefinitions = true;
             }
             frame.put(d);
         }
@@ -551,8 +563,10 @@ final class WriterLoop implements Runnable, WriterContext {
     void emitFrame() throws IOException {
         if (!frameHasBlocks) return;
         long records = frameRecords;
+        boolean definitions = frameHasDefinitions;
         frameRecords = 0;
         frameHasBlocks = false;
+        frameHasDefinitions = false;
         WaitBound wb = waitBound;
         if (wb != null) wb.frameSent();
         try {
@@ -560,19 +574,23 @@ final class WriterLoop implements Runnable, WriterContext {
                 countDropped(DropReason.WRITER_FAILED, records);
             } else {
                 try {
+                    if (resendDefinitions) resendDefinitions(); // before any record that may need them
                     ByteBuffer out = compressor == null ? frame : compressor.compress(frame);
                     int bytes = out.position();
                     recordsInFrame = records;
+                    definitionsInFrame = definitions;
                     try {
                         writer.write(out);
                     } finally {
                         recordsInFrame = 0;
+                        definitionsInFrame = false;
                     }
                     recordsWritten += records;
                     bytesWritten += bytes;
                     framesWritten++;
                 } catch (FrameDroppedException e) {
                     countDropped(e.reason(), records); // this frame only: the writer stays usable (it reported why)
+                    if (definitions) resendDefinitions = true; // later records may use them
                 } catch (IOException | RuntimeException e) {
                     countDropped(DropReason.WRITER_FAILED, records);
                     fail("writing a frame failed", e);
@@ -619,19 +637,37 @@ final class WriterLoop implements Runnable, WriterContext {
 
     /** Registry frames numbered as usual ({@code repeatOf} -1) or flagged as repeats carrying {@code repeatOf}. */
     private void registryFrames(FrameSink sink, long repeatOf) throws IOException {
-        List<byte[]> all = registry.allAndClearPending();
         if (registryBuffer == null) {
             registryBuffer = ByteBuffer.allocateDirect(frameBytes).order(ByteOrder.LITTLE_ENDIAN);
         }
-        ByteBuffer b = registryBuffer;
+        definitionFrames(registry.allAndClearPending(), registryBuffer, b -> {
+            sealRegistry(b, repeatOf);
+            long records = recordsInFrame;
+            boolean definitions = definitionsInFrame;
+            recordsInFrame = 0; // a writer may make these inside write() (a new segment): they are not that frame
+            definitionsInFrame = true;
+            try {
+                sink.accept(b);
+            } finally {
+                recordsInFrame = records;
+                definitionsInFrame = definitions;
+            }
+        });
+    }
+
+    /**
+     * Puts {@code defs} into the registry blocks of DATA frames built in {@code buffer} (a larger
+     * one for a definition that does not fit) and passes each frame, unsealed, to {@code out}.
+     */
+    private void definitionFrames(List<byte[]> defs, ByteBuffer buffer, FrameSink out) throws IOException {
+        ByteBuffer b = buffer;
         header.open(b, Format.FRAME_DATA);
         int block = FrameHeader.beginBlock(b, Format.REGISTRY_THREAD_ID);
         int inBlock = 0;
-        for (byte[] d : all) {
+        for (byte[] d : defs) {
             if (inBlock > 0 && b.position() + d.length > b.capacity()) {
                 FrameHeader.endBlock(b, block);
-                sealRegistry(b, repeatOf);
-                sink.accept(b);
+                out.accept(b);
                 header.open(b, Format.FRAME_DATA);
                 block = FrameHeader.beginBlock(b, Format.REGISTRY_THREAD_ID);
                 inBlock = 0;
@@ -647,8 +683,37 @@ final class WriterLoop implements Runnable, WriterContext {
             inBlock++;
         }
         FrameHeader.endBlock(b, block);
-        sealRegistry(b, repeatOf);
-        sink.accept(b);
+        out.accept(b);
+    }
+
+    /**
+     * A frame carrying definitions was lost: every definition goes to the writer again, in DATA
+     * frames of their own, so that the records after the loss can be read. Their own buffer: a
+     * writer may build registry frames inside {@code write} (a file writer opening a new segment).
+     * If the writer drops one at once, the flag stays set and the caller drops the frame it was
+     * about to send, whose records could need them.
+     */
+    private void resendDefinitions() throws IOException {
+        resendDefinitions = false;
+        if (resendBuffer == null) {
+            resendBuffer = ByteBuffer.allocateDirect(frameBytes).order(ByteOrder.LITTLE_ENDIAN);
+        }
+        try {
+            definitionFrames(registry.all(), resendBuffer, b -> {
+                int bytes = b.position();
+                definitionsInFrame = true;
+                try {
+                    writer.write(b);
+                } finally {
+                    definitionsInFrame = false;
+                }
+                bytesWritten += bytes;
+                framesWritten++;
+            });
+        } catch (FrameDroppedException e) {
+            resendDefinitions = true;
+            throw e;
+        }
     }
 
     private void sealRegistry(ByteBuffer b, long repeatOf) {
@@ -695,6 +760,16 @@ final class WriterLoop implements Runnable, WriterContext {
     @Override
     public long recordsInFrame() {
         return recordsInFrame;
+    }
+
+    @Override
+    public boolean definitionsInFrame() {
+        return definitionsInFrame;
+    }
+
+    @Override
+    public void definitionsLostAfterWrite() {
+        resendDefinitions = true;
     }
 
     @Override
