@@ -436,6 +436,10 @@ final class WriterLoop implements Runnable, WriterContext {
     }
 
     private void appendRegistryBlock(List<byte[]> defs) throws IOException {
+        if (frameHasBlocks) {
+            if (insertDefinitions(defs)) return;
+            emitFrame(); // no room before the thread blocks: they go now, the definitions open the next frame
+        }
         int block = -1;
         for (byte[] d : defs) {
             if (block >= 0 && frame.position() + d.length > frameLimit) {
@@ -452,6 +456,35 @@ final class WriterLoop implements Runnable, WriterContext {
             frame.put(d);
         }
         if (block >= 0) FrameHeader.endBlock(frame, block);
+    }
+
+    /**
+     * Puts definitions taken while the current frame already holds blocks at its start: into its
+     * registry block if it has one (always its first block), else into a new first block. The
+     * registry block comes first in a frame (format 4.1): receivers and the compressor tell frames
+     * carrying definitions by their first block. The records already in the frame were drained
+     * before these definitions were taken, so none of them uses one. Returns false, changing
+     * nothing, when they do not fit. Slow path (new definitions are rare): it moves the blocks
+     * through a temporary array.
+     */
+    private boolean insertDefinitions(List<byte[]> defs) {
+        int bytes = 0;
+        for (byte[] d : defs) bytes += d.length;
+        int h = header.headerBytes();
+        int registryBlock = frameHasDefinitions ? h : -1;
+        int at = frameHasDefinitions ? h + Format.BLOCK_HEADER_BYTES + frame.getInt(h + RecordLayout.Block.BYTE_LENGTH) : h;
+        int grow = frameHasDefinitions ? bytes : Format.BLOCK_HEADER_BYTES + bytes;
+        int end = frame.position();
+        if (end + grow > frameLimit) return false;
+        byte[] moved = new byte[end - at];
+        frame.get(at, moved);
+        frame.position(at);
+        if (registryBlock < 0) registryBlock = FrameHeader.beginBlock(frame, Format.REGISTRY_THREAD_ID);
+        for (byte[] d : defs) frame.put(d);
+        FrameHeader.endBlock(frame, registryBlock);
+        frame.put(moved);
+        frameHasDefinitions = true;
+        return true;
     }
 
     /** Makes sure the current frame has {@code n} more bytes, emitting it or growing the buffer. */
