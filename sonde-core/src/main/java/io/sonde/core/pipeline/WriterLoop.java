@@ -723,8 +723,9 @@ final class WriterLoop implements Runnable, WriterContext {
      * A frame carrying definitions was lost: every definition goes to the writer again, in DATA
      * frames of their own, so that the records after the loss can be read. Their own buffer: a
      * writer may build registry frames inside {@code write} (a file writer opening a new segment).
-     * If the writer drops one at once, the flag stays set and the caller drops the frame it was
-     * about to send, whose records could need them.
+     * If the writer drops one at once, or reports one lost before it returns (as writer=kafka does,
+     * which waits for the broker's answer to frames carrying definitions), the flag stays set and
+     * the caller drops the frame it was about to send, whose records could need them.
      */
     private void resendDefinitions() throws IOException {
         resendDefinitions = false;
@@ -746,6 +747,9 @@ final class WriterLoop implements Runnable, WriterContext {
         } catch (FrameDroppedException e) {
             resendDefinitions = true;
             throw e;
+        }
+        if (resendDefinitions) {
+            throw new FrameDroppedException("the definitions sent again after a lost frame were lost too", null);
         }
     }
 
