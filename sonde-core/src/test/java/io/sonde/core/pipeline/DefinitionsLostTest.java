@@ -5,16 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sonde.core.buffer.ThreadBuffer;
 import io.sonde.core.config.SondeConfig;
 import io.sonde.core.writer.FrameDroppedException;
-import io.sonde.core.writer.Writer;
-import io.sonde.core.writer.WriterContext;
 import io.sonde.format.DropReason;
 import io.sonde.format.Format;
 import io.sonde.format.read.FormatProblem;
 import io.sonde.format.read.SondeReader;
 import io.sonde.format.read.Trailer;
-import io.sonde.format.write.StreamHeader;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -48,23 +43,14 @@ class DefinitionsLostTest {
      * Keeps the stream it is given, minus the frames it loses: the k-th frame handed over (registry
      * frames at open included, counted from 0) is lost when {@code lose} says so.
      */
-    static final class Capture implements Writer {
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    static final class Capture extends CapturingWriter {
         final IntPredicate lose;
         final Loss loss;
         final List<Boolean> definitionsPerFrame = new ArrayList<>();
-        WriterContext context;
 
         Capture(IntPredicate lose, Loss loss) {
             this.lose = lose;
             this.loss = loss;
-        }
-
-        @Override
-        public void open(WriterContext context) throws IOException {
-            this.context = context;
-            bytes.writeBytes(StreamHeader.bytes());
-            context.registryFrames(this::take);
         }
 
         @Override
@@ -74,11 +60,11 @@ class DefinitionsLostTest {
                 definitionsPerFrame.add(context.definitionsInFrame());
                 throw new FrameDroppedException("lost at once (test)", null);
             }
-            context.seal(frame);
-            take(frame);
+            super.write(frame);
         }
 
-        private void take(ByteBuffer sealed) {
+        @Override
+        void take(ByteBuffer sealed) {
             boolean definitions = context.definitionsInFrame();
             long records = context.recordsInFrame();
             int index = definitionsPerFrame.size();
@@ -97,16 +83,8 @@ class DefinitionsLostTest {
                 }
                 return;
             }
-            byte[] b = new byte[sealed.remaining()];
-            sealed.get(sealed.position(), b);
-            bytes.writeBytes(b);
+            keep(sealed);
         }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
     }
 
     /** What reading the captured stream gave. */
@@ -117,7 +95,7 @@ class DefinitionsLostTest {
         List<String> probes = new ArrayList<>();
         long records = 0;
         Trailer trailer;
-        try (SondeReader r = SondeReader.of(new ByteArrayInputStream(w.bytes.toByteArray()), "capture")) {
+        try (SondeReader r = SondeReader.of(w.stream(), "capture")) {
             if (recover) r.recover(p -> problems.add(p.problem()));
             while (r.next()) {
                 if (r.type() == Format.ENTER) {

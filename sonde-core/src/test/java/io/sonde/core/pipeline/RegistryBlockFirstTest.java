@@ -4,14 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sonde.core.buffer.ThreadBuffer;
 import io.sonde.core.config.SondeConfig;
-import io.sonde.core.writer.Writer;
-import io.sonde.core.writer.WriterContext;
 import io.sonde.format.Format;
 import io.sonde.format.read.SondeReader;
-import io.sonde.format.write.StreamHeader;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -31,25 +25,11 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class RegistryBlockFirstTest {
     /** Keeps the stream and the thread ids of each DATA frame's blocks, in order. */
-    static final class Blocks implements Writer {
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    static final class Blocks extends CapturingWriter {
         final List<List<Long>> threadsPerFrame = new ArrayList<>();
-        WriterContext context;
 
         @Override
-        public void open(WriterContext context) throws IOException {
-            this.context = context;
-            bytes.writeBytes(StreamHeader.bytes());
-            context.registryFrames(this::keep);
-        }
-
-        @Override
-        public void write(ByteBuffer frame) {
-            context.seal(frame);
-            keep(frame);
-        }
-
-        private void keep(ByteBuffer sealed) {
+        void take(ByteBuffer sealed) {
             ByteBuffer f = sealed.duplicate().order(ByteOrder.LITTLE_ENDIAN);
             int start = f.position();
             if (f.get(start + Format.FRAME_OFF_TYPE) == Format.FRAME_DATA) {
@@ -61,20 +41,12 @@ class RegistryBlockFirstTest {
                 }
                 threadsPerFrame.add(threads);
             }
-            byte[] b = new byte[f.remaining()];
-            f.get(b);
-            bytes.writeBytes(b);
+            keep(sealed);
         }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
     }
 
     @Test
-    void definitionsTakenWhileAFrameHoldsThreadBlocksGoFirstInIt() throws IOException {
+    void definitionsTakenWhileAFrameHoldsThreadBlocksGoFirstInIt() throws Exception {
         Blocks w = new Blocks();
         Pipeline p = new Pipeline(SondeConfig.of(Map.of("policy", "block-forever", "frame.bytes", "65536")), w,
                 Identity.of(new UUID(7, 8)), false, true);
@@ -94,7 +66,7 @@ class RegistryBlockFirstTest {
         assertThat(w.threadsPerFrame).as("registry frame at open, then one frame").hasSize(2);
         assertThat(w.threadsPerFrame.get(1)).as("one registry block, first").containsExactly(0L, 1L, 1L);
         List<String> probes = new ArrayList<>();
-        try (SondeReader r = SondeReader.of(new ByteArrayInputStream(w.bytes.toByteArray()), "capture")) {
+        try (SondeReader r = SondeReader.of(w.stream(), "capture")) {
             while (r.next()) {
                 if (r.type() == Format.ENTER) probes.add(r.probeName());
             }
@@ -103,7 +75,7 @@ class RegistryBlockFirstTest {
     }
 
     @Test
-    void definitionsThatDoNotFitBeforeTheThreadBlocksOpenTheNextFrame() throws IOException {
+    void definitionsThatDoNotFitBeforeTheThreadBlocksOpenTheNextFrame() throws Exception {
         Blocks w = new Blocks();
         Pipeline p = new Pipeline(SondeConfig.of(Map.of("policy", "block-forever", "frame.bytes", "4096")), w,
                 Identity.of(new UUID(7, 9)), false, true);
@@ -127,7 +99,7 @@ class RegistryBlockFirstTest {
             assertThat(frame.indexOf(0L)).as("a registry block only at the start of a frame: %s", w.threadsPerFrame).isLessThanOrEqualTo(0);
         }
         long records = 0;
-        try (SondeReader r = SondeReader.of(new ByteArrayInputStream(w.bytes.toByteArray()), "capture")) {
+        try (SondeReader r = SondeReader.of(w.stream(), "capture")) {
             while (r.next()) {
                 if (r.type() == Format.ENTER || r.type() == Format.EXIT) records++;
             }
