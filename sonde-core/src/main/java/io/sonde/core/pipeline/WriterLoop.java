@@ -28,8 +28,8 @@ import java.util.concurrent.locks.LockSupport;
  * records dropped by the writer side); the {@link Pipeline} starts it, wakes it and shuts it down.
  *
  * <p>One drain: (1) read every ring's published write position, (2) take the pending definitions
- * and put them into a registry block, (3) copy each ring's records up to the position read in (1)
- * into a block of that thread. Taking definitions after reading the positions guarantees that a
+ * and put them into the frame's registry block, its first block, (3) copy each ring's records up
+ * to the position read in (1) into a block of that thread. Taking definitions after reading the positions guarantees that a
  * definition precedes the first record using its id. Records are parsed (the type byte gives the
  * size, for EVENT the event type does), so pads are skipped, data records counted and a long run
  * split across frames at record boundaries.
@@ -46,6 +46,11 @@ import java.util.concurrent.locks.LockSupport;
  * always balances. A writer that learns only after {@code write} that a frame was lost (a broker
  * refusing it asynchronously) reports its records ({@link #droppedAfterWrite}); they move from
  * written to dropped, in the trailer if reported before {@link Writer#awaitDelivery} returned.
+ *
+ * <p>Definitions travel once, so a lost frame that carried some (dropped by the writer at once, or
+ * reported lost later: {@link #definitionsLostAfterWrite}) would leave every later record using
+ * them undecodable: before its next frame the loop then hands the writer every definition again,
+ * in frames of their own (format.md, section 6).
  */
 final class WriterLoop implements Runnable, WriterContext {
     /** Lifecycle: NEW until started, RUNNING, STOPPING once shutdown was requested, TERMINATED when done. */
