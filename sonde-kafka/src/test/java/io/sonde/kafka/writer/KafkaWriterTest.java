@@ -135,8 +135,8 @@ class KafkaWriterTest {
         awaitTrue(() -> producer.sent() == 2, "the frame with the new definitions");
         calls(m, 10);
         assertThat(producer.sent()).as("nothing follows a frame with definitions before Kafka settled it").isEqualTo(2);
+        producer.acknowledging = true; // first: the frames after the refusal must not wait for an acknowledgement
         producer.errorNext(new RecordTooLargeException("refused (test)"));
-        producer.acknowledging = true;
         awaitTrue(() -> m.counters().written() + m.counters().dropped() == 40, "every record handed to Kafka");
         Counters c = close(m);
         assertThat(c.written() + c.dropped(DropReason.WRITER_FAILED)).as(c.toString()).isEqualTo(40);
