@@ -259,5 +259,35 @@ class GoldenWriterTest(unittest.TestCase):
                 self.assertEqual(data, golden(folder(major) + "rolled/" + name), "major %d %s" % (major, name))
 
 
+class DefinitionsSentAgainTest(unittest.TestCase):
+    """What the Java writer writes after losing a frame that carried definitions (docs/format.md,
+    section 6): the lost frame is missing, then DATA frames holding only a registry block repeat
+    every definition, then the records that use them. The reader takes the repeated definitions."""
+
+    def test_records_after_a_lost_definitions_frame_decode_with_the_definitions_sent_again(self):
+        agent, host, pid, W, M = MINIMAL
+        checkout = w.probe_def(1, "com.example.Shop.checkout", "(I)V")
+        pay = w.probe_def(2, "com.example.Shop.pay", "()V")
+        main = w.thread_def(1, "main")
+        data = (Stream(agent, host, pid, 2)
+                .data(0, W, M, (0, [checkout]))
+                # seq 1 (thread 1's first records, with the definitions of probe 2 and thread 1) was lost
+                .data(2, W + 2 * MS, M + 2 * MS, (0, [checkout, pay, main]))
+                .data(3, W + 3 * MS, M + 3 * MS,
+                      (1, [w.trace_start(0x100000002, 0, -1), w.enter(2, M + 3100000), w.exit(2, M + 3200000)]))
+                .data(4, W + 4 * MS, M + 4 * MS, (0, [pay]), (1, [w.enter(1, M + 4100000), w.exit(1, M + 4200000)]))
+                .trailer(5, W + 5 * MS, M + 5 * MS, 6, 4, {w.DROP_WRITER_FAILED: 2})
+                .bytes())
+        registry = {}
+        _major, frames = _read.read_stream(data, registry)
+        self.assertEqual([f.sequence for f in frames], [0, 2, 3, 4, 5])
+        self.assertEqual(registry[("probe", 2)], ("com.example.Shop.pay", "()V"))
+        self.assertEqual(registry[("thread", 1)], "main")
+        records = [r for f in frames for tid, rs in f.blocks if tid == 1 for r in rs if r[0] in ("ENTER", "EXIT")]
+        self.assertEqual(records, [("ENTER", 2, M + 3100000), ("EXIT", 2, M + 3200000),
+                                   ("ENTER", 1, M + 4100000), ("EXIT", 1, M + 4200000)])
+        self.assertEqual(frames[-1].trailer, (6, 4, {w.DROP_WRITER_FAILED: 2}))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -28,8 +28,8 @@ import java.util.concurrent.locks.LockSupport;
  * records dropped by the writer side); the {@link Pipeline} starts it, wakes it and shuts it down.
  *
  * <p>One drain: (1) read every ring's published write position, (2) take the pending definitions
- * and put them into a registry block, (3) copy each ring's records up to the position read in (1)
- * into a block of that thread. Taking definitions after reading the positions guarantees that a
+ * and put them into the frame's registry block, its first block, (3) copy each ring's records up
+ * to the position read in (1) into a block of that thread. Taking definitions after reading the positions guarantees that a
  * definition precedes the first record using its id. Records are parsed (the type byte gives the
  * size, for EVENT the event type does), so pads are skipped, data records counted and a long run
  * split across frames at record boundaries.
@@ -46,6 +46,11 @@ import java.util.concurrent.locks.LockSupport;
  * always balances. A writer that learns only after {@code write} that a frame was lost (a broker
  * refusing it asynchronously) reports its records ({@link #droppedAfterWrite}); they move from
  * written to dropped, in the trailer if reported before {@link Writer#awaitDelivery} returned.
+ *
+ * <p>Definitions travel once, so a lost frame that carried some (dropped by the writer at once, or
+ * reported lost later: {@link #definitionsLostAfterWrite}) would leave every later record using
+ * them undecodable: before its next frame the loop then hands the writer every definition again,
+ * in frames of their own (format.md, section 6).
  */
 final class WriterLoop implements Runnable, WriterContext {
     /** Lifecycle: NEW until started, RUNNING, STOPPING once shutdown was requested, TERMINATED when done. */
@@ -92,7 +97,11 @@ final class WriterLoop implements Runnable, WriterContext {
     /** Bytes of the records written (writer thread only): the adaptive packing's mean record size. */
     private long recordBytesWritten;
     private boolean frameHasBlocks;
+    /** The current frame holds a registry block (writer thread only). */
+    private boolean frameHasDefinitions;
     private ByteBuffer registryBuffer;
+    /** Frames of the definitions sent again after a loss (see resendDefinitions). */
+    private ByteBuffer resendBuffer;
     private ByteBuffer segmentEndBuffer;
     private long sequence;
     private boolean failed;
@@ -118,6 +127,13 @@ final class WriterLoop implements Runnable, WriterContext {
     private long[] droppedAfterWriteAtFinal;
     /** Data records of the frame being handed to the writer (writer thread only). */
     private long recordsInFrame;
+    /** Whether the frame being handed to the writer carries definitions (writer thread only). */
+    private boolean definitionsInFrame;
+    /**
+     * A frame carrying definitions was lost (set by any thread, cleared by the writer thread):
+     * every definition goes out again, in a frame of its own, before the next frame.
+     */
+    private volatile boolean resendDefinitions;
 
     WriterLoop(Source source, Registry registry, Writer writer, Identity identity, int frameBytes,
             long flushIntervalNanos) {
@@ -430,6 +446,10 @@ final class WriterLoop implements Runnable, WriterContext {
     }
 
     private void appendRegistryBlock(List<byte[]> defs) throws IOException {
+        if (frameHasBlocks) {
+            if (insertDefinitions(defs)) return;
+            emitFrame(); // no room before the thread blocks: they go now, the definitions open the next frame
+        }
         int block = -1;
         for (byte[] d : defs) {
             if (block >= 0 && frame.position() + d.length > frameLimit) {
@@ -441,10 +461,40 @@ final class WriterLoop implements Runnable, WriterContext {
                 ensureRoom(Format.BLOCK_HEADER_BYTES + d.length);
                 block = FrameHeader.beginBlock(frame, Format.REGISTRY_THREAD_ID);
                 frameUsed();
+                frameHasDefinitions = true;
             }
             frame.put(d);
         }
         if (block >= 0) FrameHeader.endBlock(frame, block);
+    }
+
+    /**
+     * Puts definitions taken while the current frame already holds blocks at its start: into its
+     * registry block if it has one (always its first block), else into a new first block. The
+     * registry block comes first in a frame (format 4.1): receivers and the compressor tell frames
+     * carrying definitions by their first block. The records already in the frame were drained
+     * before these definitions were taken, so none of them uses one. Returns false, changing
+     * nothing, when they do not fit. Slow path (new definitions are rare): it moves the blocks
+     * through a temporary array.
+     */
+    private boolean insertDefinitions(List<byte[]> defs) {
+        int bytes = 0;
+        for (byte[] d : defs) bytes += d.length;
+        int h = header.headerBytes();
+        int registryBlock = frameHasDefinitions ? h : -1;
+        int at = frameHasDefinitions ? h + Format.BLOCK_HEADER_BYTES + frame.getInt(h + RecordLayout.Block.BYTE_LENGTH) : h;
+        int grow = frameHasDefinitions ? bytes : Format.BLOCK_HEADER_BYTES + bytes;
+        int end = frame.position();
+        if (end + grow > frameLimit) return false;
+        byte[] moved = new byte[end - at];
+        frame.get(at, moved);
+        frame.position(at);
+        if (registryBlock < 0) registryBlock = FrameHeader.beginBlock(frame, Format.REGISTRY_THREAD_ID);
+        for (byte[] d : defs) frame.put(d);
+        FrameHeader.endBlock(frame, registryBlock);
+        frame.put(moved);
+        frameHasDefinitions = true;
+        return true;
     }
 
     /** Makes sure the current frame has {@code n} more bytes, emitting it or growing the buffer. */
@@ -558,9 +608,11 @@ final class WriterLoop implements Runnable, WriterContext {
         if (!frameHasBlocks) return;
         long records = frameRecords;
         long recordBytes = frameRecordBytes;
+        boolean definitions = frameHasDefinitions;
         frameRecords = 0;
         frameRecordBytes = 0;
         frameHasBlocks = false;
+        frameHasDefinitions = false;
         WaitBound wb = waitBound;
         if (wb != null) wb.frameSent();
         try {
@@ -568,13 +620,16 @@ final class WriterLoop implements Runnable, WriterContext {
                 countDropped(DropReason.WRITER_FAILED, records);
             } else {
                 try {
+                    if (resendDefinitions) resendDefinitions(); // before any record that may need them
                     ByteBuffer out = compressor == null ? frame : compressor.compress(frame);
                     int bytes = out.position();
                     recordsInFrame = records;
+                    definitionsInFrame = definitions;
                     try {
                         writer.write(out);
                     } finally {
                         recordsInFrame = 0;
+                        definitionsInFrame = false;
                     }
                     recordsWritten += records;
                     recordBytesWritten += recordBytes;
@@ -582,6 +637,7 @@ final class WriterLoop implements Runnable, WriterContext {
                     framesWritten++;
                 } catch (FrameDroppedException e) {
                     countDropped(e.reason(), records); // this frame only: the writer stays usable (it reported why)
+                    if (definitions) resendDefinitions = true; // later records may use them
                 } catch (IOException | RuntimeException e) {
                     countDropped(DropReason.WRITER_FAILED, records);
                     fail("writing a frame failed", e);
@@ -628,19 +684,37 @@ final class WriterLoop implements Runnable, WriterContext {
 
     /** Registry frames numbered as usual ({@code repeatOf} -1) or flagged as repeats carrying {@code repeatOf}. */
     private void registryFrames(FrameSink sink, long repeatOf) throws IOException {
-        List<byte[]> all = registry.allAndClearPending();
         if (registryBuffer == null) {
             registryBuffer = ByteBuffer.allocateDirect(frameBytes).order(ByteOrder.LITTLE_ENDIAN);
         }
-        ByteBuffer b = registryBuffer;
+        definitionFrames(registry.allAndClearPending(), registryBuffer, b -> {
+            sealRegistry(b, repeatOf);
+            long records = recordsInFrame;
+            boolean definitions = definitionsInFrame;
+            recordsInFrame = 0; // a writer may make these inside write() (a new segment): they are not that frame
+            definitionsInFrame = true;
+            try {
+                sink.accept(b);
+            } finally {
+                recordsInFrame = records;
+                definitionsInFrame = definitions;
+            }
+        });
+    }
+
+    /**
+     * Puts {@code defs} into the registry blocks of DATA frames built in {@code buffer} (a larger
+     * one for a definition that does not fit) and passes each frame, unsealed, to {@code out}.
+     */
+    private void definitionFrames(List<byte[]> defs, ByteBuffer buffer, FrameSink out) throws IOException {
+        ByteBuffer b = buffer;
         header.open(b, Format.FRAME_DATA);
         int block = FrameHeader.beginBlock(b, Format.REGISTRY_THREAD_ID);
         int inBlock = 0;
-        for (byte[] d : all) {
+        for (byte[] d : defs) {
             if (inBlock > 0 && b.position() + d.length > b.capacity()) {
                 FrameHeader.endBlock(b, block);
-                sealRegistry(b, repeatOf);
-                sink.accept(b);
+                out.accept(b);
                 header.open(b, Format.FRAME_DATA);
                 block = FrameHeader.beginBlock(b, Format.REGISTRY_THREAD_ID);
                 inBlock = 0;
@@ -656,8 +730,41 @@ final class WriterLoop implements Runnable, WriterContext {
             inBlock++;
         }
         FrameHeader.endBlock(b, block);
-        sealRegistry(b, repeatOf);
-        sink.accept(b);
+        out.accept(b);
+    }
+
+    /**
+     * A frame carrying definitions was lost: every definition goes to the writer again, in DATA
+     * frames of their own, so that the records after the loss can be read. Their own buffer: a
+     * writer may build registry frames inside {@code write} (a file writer opening a new segment).
+     * If the writer drops one at once, or reports one lost before it returns (as writer=kafka does,
+     * which waits for the broker's answer to frames carrying definitions), the flag stays set and
+     * the caller drops the frame it was about to send, whose records could need them.
+     */
+    private void resendDefinitions() throws IOException {
+        resendDefinitions = false;
+        if (resendBuffer == null) {
+            resendBuffer = ByteBuffer.allocateDirect(frameBytes).order(ByteOrder.LITTLE_ENDIAN);
+        }
+        try {
+            definitionFrames(registry.all(), resendBuffer, b -> {
+                int bytes = b.position();
+                definitionsInFrame = true;
+                try {
+                    writer.write(b);
+                } finally {
+                    definitionsInFrame = false;
+                }
+                bytesWritten += bytes;
+                framesWritten++;
+            });
+        } catch (FrameDroppedException e) {
+            resendDefinitions = true;
+            throw e;
+        }
+        if (resendDefinitions) {
+            throw new FrameDroppedException("the definitions sent again after a lost frame were lost too", null);
+        }
     }
 
     private void sealRegistry(ByteBuffer b, long repeatOf) {
@@ -704,6 +811,16 @@ final class WriterLoop implements Runnable, WriterContext {
     @Override
     public long recordsInFrame() {
         return recordsInFrame;
+    }
+
+    @Override
+    public boolean definitionsInFrame() {
+        return definitionsInFrame;
+    }
+
+    @Override
+    public void definitionsLostAfterWrite() {
+        resendDefinitions = true;
     }
 
     @Override

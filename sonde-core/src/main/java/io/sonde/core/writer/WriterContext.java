@@ -57,6 +57,25 @@ public interface WriterContext {
     long recordsInFrame();
 
     /**
+     * Whether the frame being handed over carries definitions (a registry block): the frame of the
+     * {@link Writer#write} call in progress, or the registry frame being passed to a
+     * {@link FrameSink} (always true there). Writer thread only. A writer that learns only later
+     * whether a frame arrived keeps this with the frame, for {@link #definitionsLostAfterWrite}.
+     */
+    boolean definitionsInFrame();
+
+    /**
+     * A frame that carried definitions ({@link #definitionsInFrame} was true when it was handed
+     * over) is lost after all, e.g. the broker refused it after {@code write} returned. Without its
+     * definitions the records that use them cannot be read, so the pipeline sends every definition
+     * again, in a frame of its own, before the next frame it hands over. Any thread. The frame's
+     * records are reported with {@link #droppedAfterWrite}. A writer that reports this before it
+     * takes its next frame loses nothing else: frames it took in between may hold records that
+     * need the lost definitions.
+     */
+    void definitionsLostAfterWrite();
+
+    /**
      * Records of a frame the writer had taken (counted as written) that are lost after all, e.g.
      * the broker refused the frame after {@code write} returned: they move from written to dropped
      * with {@code reason}, so produced = written + dropped still holds. Any thread. What is reported

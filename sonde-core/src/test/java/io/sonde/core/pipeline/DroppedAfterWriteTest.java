@@ -4,15 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sonde.core.buffer.ThreadBuffer;
 import io.sonde.core.config.SondeConfig;
-import io.sonde.core.writer.Writer;
 import io.sonde.core.writer.WriterContext;
 import io.sonde.format.DropReason;
 import io.sonde.format.Format;
 import io.sonde.format.read.SondeReader;
 import io.sonde.format.read.Trailer;
-import io.sonde.format.write.StreamHeader;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -34,29 +30,28 @@ class DroppedAfterWriteTest {
     private static final int CALLS_PER_FRAME = 100; // 2 records each
 
     /** Keeps the stream; loses data frames 1 and 3 and 4 "later": 1 while running, 3 while close waits, 4 after the trailer. */
-    static final class LateLosses implements Writer {
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    static final class LateLosses extends CapturingWriter {
         final List<Long> recordsPerDataFrame = new ArrayList<>();
         final List<Long> recordsSeenForOtherFrames = new ArrayList<>();
-        WriterContext context;
+        private boolean opening;
 
         @Override
         public void open(WriterContext context) throws IOException {
-            this.context = context;
-            bytes.writeBytes(StreamHeader.bytes());
-            context.registryFrames(f -> {
-                recordsSeenForOtherFrames.add(context.recordsInFrame());
-                keep(f);
-            });
+            opening = true;
+            try {
+                super.open(context);
+            } finally {
+                opening = false;
+            }
         }
 
         @Override
-        public void write(ByteBuffer frame) throws IOException {
+        void take(ByteBuffer sealed) {
             long records = context.recordsInFrame();
-            context.seal(frame);
-            byte type = frame.get(Format.FRAME_OFF_TYPE);
-            keep(frame);
-            if (type != Format.FRAME_DATA) {
+            byte type = sealed.get(sealed.position() + Format.FRAME_OFF_TYPE);
+            keep(sealed);
+            if (opening || type != Format.FRAME_DATA) {
+                // the registry frames at open, the trailer
                 recordsSeenForOtherFrames.add(records);
                 return;
             }
@@ -77,18 +72,6 @@ class DroppedAfterWriteTest {
         public void awaitDelivery() {
             context.droppedAfterWrite(DropReason.WRITER_FAILED, recordsPerDataFrame.get(3));
         }
-
-        private void keep(ByteBuffer sealed) {
-            byte[] b = new byte[sealed.remaining()];
-            sealed.get(sealed.position(), b);
-            bytes.writeBytes(b);
-        }
-
-        @Override
-        public void flush() {}
-
-        @Override
-        public void close() {}
     }
 
     @Test
@@ -117,7 +100,7 @@ class DroppedAfterWriteTest {
         assertThat(writer.recordsPerDataFrame).as("records the loop said each data frame holds").containsOnly(perFrame).hasSize(FRAMES);
         assertThat(writer.recordsSeenForOtherFrames).as("registry frames and the trailer hold no data records").isNotEmpty().containsOnly(0L);
         Trailer trailer;
-        try (SondeReader r = SondeReader.of(new ByteArrayInputStream(writer.bytes.toByteArray()), "capture")) {
+        try (SondeReader r = SondeReader.of(writer.stream(), "capture")) {
             while (r.next()) {
                 // the records themselves are not the point here
             }

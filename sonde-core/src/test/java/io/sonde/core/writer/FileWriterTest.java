@@ -208,5 +208,15 @@ class FileWriterTest {
         public void droppedAfterWrite(io.sonde.format.DropReason reason, long records) {
             throw new AssertionError("the file writer reports its drops at once");
         }
+
+        @Override
+        public boolean definitionsInFrame() {
+            return false;
+        }
+
+        @Override
+        public void definitionsLostAfterWrite() {
+            throw new AssertionError("the file writer reports its drops at once");
+        }
     }
 }

@@ -43,6 +43,12 @@ import org.apache.kafka.common.errors.RetriableException;
  * acknowledgement up to the close deadline before the trailer's counts are taken
  * ({@link #awaitDelivery}), so the trailer has what was refused until then; frames aborted after
  * the deadline are in the counters only.
+ *
+ * <p>A frame carrying definitions (a registry block) waits for its acknowledgement before the
+ * writer takes the next frame: if Kafka refuses it, the writer reports it
+ * ({@link WriterContext#definitionsLostAfterWrite}) and the pipeline sends every definition again
+ * before its next frame, so no record after the refused frame lacks a definition. Definitions are
+ * new at start and when code is first instrumented, so this costs a round trip now and then.
  */
 public final class KafkaWriter implements Writer {
     private static final long MIN_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -109,14 +115,17 @@ public final class KafkaWriter implements Writer {
         sealed.get(sealed.position(), bytes);
         long sequence = FrameRecords.sequenceOf(bytes);
         long records = context.recordsInFrame(); // counted as written once this returns; dropped after all if Kafka refuses later
+        boolean definitions = context.definitionsInFrame(); // sent again by the pipeline if Kafka refuses them later
         ProducerRecord<byte[], byte[]> record = FrameRecords.record(topic, bytes, bytes.length, streamHeader);
         long backoffNanos = MIN_BACKOFF_NANOS;
         while (true) {
-            Exception failed = trySend(record, sequence, bytes.length, records);
+            Exception failed = trySend(record, sequence, bytes.length, records, definitions);
             if (failed == null) {
                 taken++;
-                if (counters.published() == 0) {
-                    // until Kafka acknowledged one frame of this producer, it is the only one in flight: see awaitSettled
+                if (counters.published() == 0 || definitions) {
+                    // until Kafka acknowledged one frame of this producer, it is the only one in flight: see awaitSettled.
+                    // A frame with definitions is settled before the next frame goes: if Kafka refuses it, the pipeline
+                    // sends the definitions again before any later record that may use them
                     awaitSettled();
                 }
                 return;
@@ -132,7 +141,7 @@ public final class KafkaWriter implements Writer {
     }
 
     /** One send; returns what failed at once (the producer reports those through the callback, on this thread), or null. */
-    private Exception trySend(ProducerRecord<byte[], byte[]> record, long sequence, int bytes, long records) {
+    private Exception trySend(ProducerRecord<byte[], byte[]> record, long sequence, int bytes, long records, boolean definitions) {
         failedAtOnce = null;
         sending = true;
         try {
@@ -147,6 +156,9 @@ public final class KafkaWriter implements Writer {
                     counters.refused(sequence, bytes, e);
                     if (records > 0) {
                         context.droppedAfterWrite(DropReason.WRITER_FAILED, records);
+                    }
+                    if (definitions) {
+                        context.definitionsLostAfterWrite();
                     }
                 }
                 settled.incrementAndGet();

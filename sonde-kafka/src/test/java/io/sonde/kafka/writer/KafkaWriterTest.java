@@ -10,6 +10,9 @@ import io.sonde.core.config.SondeConfig;
 import io.sonde.core.pipeline.Identity;
 import io.sonde.core.pipeline.Pipeline;
 import io.sonde.format.DropReason;
+import io.sonde.format.Format;
+import io.sonde.format.read.SondeReader;
+import io.sonde.format.write.StreamHeader;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -21,6 +24,7 @@ import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -117,6 +121,47 @@ class KafkaWriterTest {
         assertThat(c.dropped()).as("the 600 records of the aborted frames: %s", c).isEqualTo(600);
         assertThat(c.dropped(DropReason.WRITER_FAILED)).isEqualTo(600);
         assertThat(c.written()).isEqualTo(400);
+    }
+
+    @Test
+    void aFrameWithDefinitionsKafkaRefusesIsFollowedByTheDefinitionsAgain() throws Exception {
+        HeldProducer producer = new HeldProducer();
+        Monitor m = start(producer);
+        awaitTrue(() -> producer.sent() == 1, "the registry frame that opens the stream");
+        producer.completeNext();
+        calls(m, 10); // the probe's and the thread's definitions go with these records
+        // the first data frame carries definitions (they precede the first record that uses them); it may hold
+        // the first records too, or the writer's drain came between the definition and them
+        awaitTrue(() -> producer.sent() == 2, "the frame with the new definitions");
+        calls(m, 10);
+        assertThat(producer.sent()).as("nothing follows a frame with definitions before Kafka settled it").isEqualTo(2);
+        producer.acknowledging = true; // first: the frames after the refusal must not wait for an acknowledgement
+        producer.errorNext(new RecordTooLargeException("refused (test)"));
+        awaitTrue(() -> m.counters().written() + m.counters().dropped() == 40, "every record handed to Kafka");
+        Counters c = close(m);
+        assertThat(c.written() + c.dropped(DropReason.WRITER_FAILED)).as(c.toString()).isEqualTo(40);
+        assertThat(c.written()).as("the second calls come after the refusal").isGreaterThanOrEqualTo(20);
+
+        // the topic as a consumer sees it: every frame but the refused one
+        java.io.ByteArrayOutputStream topic = new java.io.ByteArrayOutputStream();
+        topic.writeBytes(StreamHeader.bytes());
+        java.util.List<ProducerRecord<byte[], byte[]>> history = producer.history();
+        for (int i = 0; i < history.size(); i++) {
+            if (i != 1) topic.writeBytes(history.get(i).value());
+        }
+        long records = 0;
+        try (SondeReader r = SondeReader.of(new java.io.ByteArrayInputStream(topic.toByteArray()), "topic")) {
+            while (r.next()) {
+                if (r.type() == Format.ENTER) {
+                    assertThat(r.probeName()).isEqualTo("shop.Cart.add");
+                    records++;
+                } else if (r.type() == Format.EXIT) {
+                    records++;
+                }
+            }
+            assertThat(r.trailer().written()).isEqualTo(c.written());
+        }
+        assertThat(records).as("the records after the refused frame can be read").isEqualTo(c.written());
     }
 
     private static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
