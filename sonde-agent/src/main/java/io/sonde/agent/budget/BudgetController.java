@@ -116,6 +116,8 @@ public final class BudgetController implements Runnable {
      * application's CPU time (summed over the steps that left them, at their rates then).
      */
     private double keptShare;
+    /** The probes switched off but left in the code, with their checks' share when left. */
+    private final Map<String, Double> kept = new LinkedHashMap<>();
     private volatile int keptInCode;
     private volatile double overheadPercent = Double.NaN;
     /** Writer thread CPU per drained execution (ns), from the last interval with enough executions. */
@@ -360,10 +362,16 @@ public final class BudgetController implements Runnable {
         int classes = 0;
         if (keep) {
             keptShare += checks;
-            keptInCode += off.size();
+            for (ProbeLoad p : off) kept.put(p.name(), checks * p.executions() / Math.max(1, sum(off)));
+            keptInCode = kept.size();
         } else {
             long t0 = System.nanoTime();
-            classes = catalog.removeFromCode(names); // one re-transformation for the whole step
+            // one re-transformation for the whole step, with the probes left in the code earlier
+            // whose classes it re-transforms anyway
+            classes = catalog.removeFromCode(withKeptOfSameClasses(names, kept, this::stillOff));
+            keptShare = 0;
+            for (double share : kept.values()) keptShare += share;
+            keptInCode = kept.size();
             rewovenMillis += TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
             classesRewoven += classes;
         }
@@ -385,9 +393,43 @@ public final class BudgetController implements Runnable {
      */
     private double checksShare(List<ProbeLoad> off, double made, double application) {
         if (!(application > 0)) return Double.POSITIVE_INFINITY;
-        double n = 0;
-        for (ProbeLoad p : off) n += p.executions();
-        return n * made * checkNanos / application;
+        return sum(off) * made * checkNanos / application;
+    }
+
+    private static long sum(List<ProbeLoad> loads) {
+        long n = 0;
+        for (ProbeLoad p : loads) n += p.executions();
+        return n;
+    }
+
+    /**
+     * {@code names} and the probes left in the code by earlier steps ({@code kept}, removed from
+     * it) whose classes {@code names} re-transform anyway: they leave the code for free, unless
+     * an operator switched them on again ({@code stillOff} false; they stay in {@code kept}).
+     */
+    static List<String> withKeptOfSameClasses(List<String> names, Map<String, Double> kept,
+            java.util.function.Predicate<String> stillOff) {
+        java.util.Set<String> classes = new java.util.HashSet<>();
+        for (String n : names) classes.add(classOf(n));
+        List<String> out = new ArrayList<>(names);
+        for (java.util.Iterator<String> it = kept.keySet().iterator(); it.hasNext(); ) {
+            String k = it.next();
+            if (!classes.contains(classOf(k)) || !stillOff.test(k)) continue;
+            out.add(k);
+            it.remove();
+        }
+        return out;
+    }
+
+    private boolean stillOff(String name) {
+        for (ProbeCatalog.Probe p : catalog.matching(name)) {
+            if (p.name().equals(name) && catalog.isEnabled(p.id())) return false;
+        }
+        return true;
+    }
+
+    static String classOf(String probeName) {
+        return probeName.substring(0, Math.max(0, probeName.lastIndexOf('.')));
     }
 
     /**
