@@ -25,8 +25,12 @@ import java.util.function.LongSupplier;
  * budget.interval.ms}), and when over budget switches off the probes that cost most and tell least
  * ({@link BudgetPolicy}), in steps, one step per interval, until under. Switched off means taken
  * out of the code: the classes that hold them are re-transformed without them, in one batch per
- * step ({@link ProbeCatalog#removeFromCode}); their switch check alone would cost more than a
- * budget of a few percent on a library of methods of a few nanoseconds.
+ * step ({@link ProbeCatalog#removeFromCode}); left in the code, a switched-off probe's woven method
+ * still loses its inlining, which on a library of methods of a few nanoseconds costs far more than
+ * a budget of a few percent. Only a small step (its probes costing under {@value #KEPT_SHARE} of
+ * the budget) switches off without re-transforming: a re-transformation makes the JIT compile the
+ * classes and their callers again, and a step that re-transforms later takes those probes out of
+ * the classes it re-transforms anyway.
  *
  * <p>The estimate per interval: each execution costs the application's threads what the steps'
  * natural experiments measured ({@link ExecutionCost}; until one counts, the calibrated cost of an
@@ -70,15 +74,15 @@ public final class BudgetController implements Runnable {
         Format.FIELD_LONG, Format.FIELD_DOUBLE, Format.FIELD_DOUBLE};
 
     /**
-     * The most the switch checks of probes switched off but left in the code may cost, as a
-     * fraction of the budget (of the application's CPU time, at their rates when switched off). A
-     * step whose probes' checks fit under it switches them off without re-transforming their
-     * classes: a re-transformation throws away the compiled code of the classes and of what inlined
-     * them, and on H2 the JIT's recompiling, not the probes left on, was most of the settled excess
-     * (docs/benchmarks.md, "What the settled excess is made of"). Declared, not fitted: a tenth of
-     * the budget, so that the probes left on keep nine tenths of it.
+     * The most probes switched off but left in the code may cost, as a fraction of the budget (of
+     * the application's CPU time, at their rates when switched off, each execution counted at the
+     * cost of a recorded one). A step whose probes fit under it switches them off without
+     * re-transforming their classes: a re-transformation throws away the compiled code of the
+     * classes and of what inlined them, and on H2 the JIT's recompiling, not the probes left on,
+     * was most of the settled excess (docs/benchmarks.md, "What the settled excess is made of").
+     * Declared, not fitted: a tenth of the budget, so that the probes left on keep nine tenths.
      */
-    static final double KEPT_CHECKS_SHARE = 0.1;
+    static final double KEPT_SHARE = 0.1;
     /** Intervals whose estimate inputs the counters keep. */
     static final int HISTORY = 24;
 
@@ -109,14 +113,12 @@ public final class BudgetController implements Runnable {
     private final com.sun.management.ThreadMXBean threads;
     private final List<Switch> switched = new CopyOnWriteArrayList<>();
     private volatile double pairNanos = Double.NaN;
-    /** A switched-off probe's check, per execution (calibrated at start). */
-    private volatile double checkNanos = Double.NaN;
     /**
-     * The switch checks of the probes switched off but left in the code, as a share of the
-     * application's CPU time (summed over the steps that left them, at their rates then).
+     * What the probes switched off but left in the code cost, as a share of the application's CPU
+     * time (summed over the steps that left them, at their rates then).
      */
     private double keptShare;
-    /** The probes switched off but left in the code, with their checks' share when left. */
+    /** The probes switched off but left in the code, with their share (of the application's CPU time) when left. */
     private final Map<String, Double> kept = new LinkedHashMap<>();
     private volatile int keptInCode;
     private volatile double overheadPercent = Double.NaN;
@@ -190,7 +192,6 @@ public final class BudgetController implements Runnable {
     public void run() {
         try {
             pairNanos = PairCost.calibrate();
-            checkNanos = PairCost.offCheck();
             cost = new ExecutionCost(pairNanos);
             openEvents();
             mark(tally.snapshot());
@@ -285,7 +286,7 @@ public final class BudgetController implements Runnable {
         double perExecution = cost.nanos(); // on the application's threads
         double unit = perExecution + writerNanos; // what one execution costs the process
         // records of probes already off, drained late, are a cost past: not counted against the rest
-        // plus the checks of the probes switched off but left in the code (not in the tally)
+        // plus the probes switched off but left in the code (not in the tally)
         double executions = live * made * unit + Math.max(0, appThreads - total * made * perExecution) * keptShare;
         // the application's own CPU time: its threads' less the probe path on them (with the
         // calibrated pair if the measured cost leaves none)
@@ -347,13 +348,13 @@ public final class BudgetController implements Runnable {
         }
         // off at once (the switch check), then out of the code: a switched-off probe's check
         // alone costs about a nanosecond per execution, more than 5 % of a method of a few ns;
-        // unless the step is small enough that its checks cost less than a re-transformation
-        // (the JIT compiles the classes and their callers again)
-        double checks = checksShare(off, made, application);
-        boolean keep = keepInCode(keptShare, checks, b);
+        // unless the step is small enough to leave in the code: a re-transformation makes the JIT
+        // compile the classes and their callers again
+        double leftCost = leftInCodeShare(off, made * perExecution, application);
+        boolean keep = keepInCode(keptShare, leftCost, b);
         Map<String, String> rules = new LinkedHashMap<>();
         why.forEach((name, reason) -> rules.put(name, keep
-                ? "switched off by the overhead budget, left in the code (its switch check is cheap): " + reason
+                ? "switched off by the overhead budget, left in the code (a small step: cheaper than a re-transformation): " + reason
                 : "switched off by the overhead budget and taken out of the code: " + reason));
         catalog.switchOff(rules, ProbeCatalog.Origin.BUDGET);
         switched.addAll(step);
@@ -361,8 +362,8 @@ public final class BudgetController implements Runnable {
         experiment = experiment(now, before, appThreads, live, made, start, end);
         int classes = 0;
         if (keep) {
-            keptShare += checks;
-            for (ProbeLoad p : off) kept.put(p.name(), checks * p.executions() / Math.max(1, sum(off)));
+            keptShare += leftCost;
+            for (ProbeLoad p : off) kept.put(p.name(), leftCost * p.executions() / Math.max(1, sum(off)));
             keptInCode = kept.size();
         } else {
             long t0 = System.nanoTime();
@@ -382,18 +383,22 @@ public final class BudgetController implements Runnable {
                 + " switched off %d probe(s): %s; %s", overhead, trim(settings.percent()),
                 off.size(), names.size() <= 5 ? String.join(", ", names) : String.join(", ", names.subList(0, 5))
                         + " and " + (names.size() - 5) + " more", keep
-                        ? String.format(Locale.ROOT, "left in the code (their switch checks: %.3f %% of the application's CPU time)", 100 * checks)
+                        ? String.format(Locale.ROOT, "left in the code (at most %.3f %% of the application's CPU time; cheaper than re-transforming)", 100 * leftCost)
                         : "taken out of the code of " + classes + " class(es)"));
     }
 
     /**
-     * The switch checks the step's probes would cost left in the code, as a share of the
-     * application's CPU time: their executions (scaled to the interval) times the calibrated check.
-     * Infinite when the application's own time is not measurable (then they leave the code).
+     * What the step's probes would cost left in the code, switched off, as a share of the
+     * application's CPU time: their executions (scaled to the interval) times {@code nanos}, the
+     * cost of a recorded execution on the application's threads. Not the switch check alone
+     * (under a nanosecond): a woven method stays as large when its probe is off, so a tiny method
+     * still loses its inlining, and on H2 every probe switched off but left in the code made the
+     * workload about three times slower (docs/benchmarks.md, "What the settled excess is made
+     * of"). Infinite when the application's own time is not measurable (then they leave the code).
      */
-    private double checksShare(List<ProbeLoad> off, double made, double application) {
+    private static double leftInCodeShare(List<ProbeLoad> off, double nanos, double application) {
         if (!(application > 0)) return Double.POSITIVE_INFINITY;
-        return sum(off) * made * checkNanos / application;
+        return sum(off) * nanos / application;
     }
 
     private static long sum(List<ProbeLoad> loads) {
@@ -433,12 +438,12 @@ public final class BudgetController implements Runnable {
     }
 
     /**
-     * True when a step's probes may stay in the code switched off: the checks of all probes left so
-     * far, with this step's ({@code checks}, a share of the application's CPU time), within {@link
-     * #KEPT_CHECKS_SHARE} of the budget {@code budget} (a fraction).
+     * True when a step's probes may stay in the code switched off: what all probes left so far
+     * cost, with this step's ({@code leftCost}; shares of the application's CPU time), within
+     * {@link #KEPT_SHARE} of the budget {@code budget} (a fraction).
      */
-    static boolean keepInCode(double keptShare, double checks, double budget) {
-        return checks >= 0 && keptShare + checks <= KEPT_CHECKS_SHARE * budget;
+    static boolean keepInCode(double keptShare, double leftCost, double budget) {
+        return leftCost >= 0 && keptShare + leftCost <= KEPT_SHARE * budget;
     }
 
     /**
@@ -552,8 +557,7 @@ public final class BudgetController implements Runnable {
         List<String> out = new ArrayList<>();
         out.add("budget.percent=" + trim(settings.percent()) + " (" + state + ")");
         out.add(String.format(Locale.ROOT, "budget.pair.ns=%.1f", pairNanos));
-        out.add(String.format(Locale.ROOT, "budget.check.ns=%.2f", checkNanos));
-        out.add(String.format(Locale.ROOT, "budget.kept.in.code=%d (checks %.3f %% of the application's CPU time)", keptInCode,
+        out.add(String.format(Locale.ROOT, "budget.kept.in.code=%d (at most %.3f %% of the application's CPU time)", keptInCode,
                 100 * keptShare));
         ExecutionCost c = cost;
         out.add("budget.execution.ns=" + (c == null ? "-" : c.toString()));

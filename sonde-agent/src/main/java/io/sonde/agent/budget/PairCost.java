@@ -2,7 +2,6 @@ package io.sonde.agent.budget;
 
 import io.sonde.core.buffer.RingHost;
 import io.sonde.core.buffer.ThreadBuffer;
-import io.sonde.core.probe.Probes;
 import java.util.Arrays;
 
 /**
@@ -19,8 +18,6 @@ import java.util.Arrays;
  */
 final class PairCost {
     private static final int PAIRS = 20_000;
-    /** Checks per round: a check costs about a nanosecond, so many more of them than pairs for a round long enough to time. */
-    private static final int CHECKS = 1_000_000;
     private static final int ROUNDS = 9;
 
     private PairCost() {}
@@ -31,6 +28,8 @@ final class PairCost {
      * middle of a round does not inflate it (wall time where the JVM offers no thread CPU time).
      */
     static double calibrate() {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        boolean cpu = mx.isCurrentThreadCpuTimeSupported() && mx.isThreadCpuTimeEnabled();
         RingHost host = new RingHost() {
             @Override
             public void wakeWriter() {}
@@ -47,48 +46,18 @@ final class PairCost {
         };
         ThreadBuffer ring = new ThreadBuffer(1 << 17, true, host, Thread.currentThread(), -1, 1);
         ring.enter(0, System.nanoTime()); // measured pairs are nested (no TRACE_START), as most are
-        return perOperation(PAIRS, () -> {
+        long[] rounds = new long[ROUNDS];
+        for (int r = 0; r < ROUNDS; r++) {
+            long t0 = cpu ? mx.getCurrentThreadCpuTime() : System.nanoTime();
             for (int i = 0; i < PAIRS; i++) {
                 ring.enter(1, System.nanoTime());
                 ring.exit(1, System.nanoTime());
                 if ((i & 511) == 0) ring.releaseTo(ring.writePosition()); // play the writer: never full
             }
-        });
-    }
-
-    /**
-     * Nanoseconds per execution of a switched-off probe left in the code: {@code Probes.enter} of
-     * an id beyond the switch table and the exit of a call not entered. That is the switched-off
-     * path's volatile load of the switch table and its compare, one byte load short of a real
-     * switched-off probe (a lower bound, by a load from the cache). Timed as {@link #calibrate}.
-     */
-    static double offCheck() {
-        return perOperation(CHECKS, () -> {
-            int entered = 0;
-            for (int i = 0; i < CHECKS; i++) {
-                boolean e = Probes.enter(Integer.MAX_VALUE);
-                if (e) entered++;
-                Probes.exit(Integer.MAX_VALUE, e);
-            }
-            sink += entered; // keeps the loop
-        });
-    }
-
-    /** Written so that the JIT cannot drop the measured loop. */
-    private static volatile int sink;
-
-    /** {@code round} ({@code operations} of them) timed {@value #ROUNDS} times: the median of the later rounds, per operation. */
-    private static double perOperation(int operations, Runnable round) {
-        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
-        boolean cpu = mx.isCurrentThreadCpuTimeSupported() && mx.isThreadCpuTimeEnabled();
-        long[] rounds = new long[ROUNDS];
-        for (int r = 0; r < ROUNDS; r++) {
-            long t0 = cpu ? mx.getCurrentThreadCpuTime() : System.nanoTime();
-            round.run();
             rounds[r] = (cpu ? mx.getCurrentThreadCpuTime() : System.nanoTime()) - t0;
         }
         long[] later = Arrays.copyOfRange(rounds, 3, ROUNDS);
         Arrays.sort(later);
-        return Math.max(0.01, later[later.length / 2] / (double) operations);
+        return Math.max(1.0, later[later.length / 2] / (double) PAIRS);
     }
 }

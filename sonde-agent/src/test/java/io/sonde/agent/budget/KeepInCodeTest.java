@@ -11,15 +11,15 @@ import org.junit.jupiter.api.Test;
 class KeepInCodeTest {
 
     @Test
-    void aStepWhoseChecksFitUnderATenthOfTheBudgetStaysInTheCode() {
-        // budget 5 %: the checks may take 0.5 % of the application's CPU time
+    void aStepWhoseProbesCostLessThanATenthOfTheBudgetStaysInTheCode() {
+        // budget 5 %: the probes left in the code may take 0.5 % of the application's CPU time
         assertThat(BudgetController.keepInCode(0, 0.004, 0.05)).isTrue();
         assertThat(BudgetController.keepInCode(0, 0.005, 0.05)).isTrue();
         assertThat(BudgetController.keepInCode(0, 0.006, 0.05)).isFalse();
     }
 
     @Test
-    void theChecksOfEarlierStepsLeftInTheCodeCountAgainstTheSameShare() {
+    void theProbesEarlierStepsLeftInTheCodeCountAgainstTheSameShare() {
         assertThat(BudgetController.keepInCode(0.003, 0.001, 0.05)).isTrue();
         assertThat(BudgetController.keepInCode(0.003, 0.0025, 0.05)).isFalse();
     }
