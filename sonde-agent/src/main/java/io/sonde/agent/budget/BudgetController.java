@@ -117,7 +117,7 @@ public final class BudgetController implements Runnable {
      * What the probes switched off but left in the code cost, as a share of the application's CPU
      * time (summed over the steps that left them, at their rates then).
      */
-    private double keptShare;
+    private volatile double keptShare;
     /** The probes switched off but left in the code, with their share (of the application's CPU time) when left. */
     private final Map<String, Double> kept = new LinkedHashMap<>();
     private volatile int keptInCode;
@@ -346,9 +346,9 @@ public final class BudgetController implements Runnable {
             step.add(s);
             names.add(p.name());
         }
-        // off at once (the switch check), then out of the code: a switched-off probe's check
-        // alone costs about a nanosecond per execution, more than 5 % of a method of a few ns;
-        // unless the step is small enough to leave in the code: a re-transformation makes the JIT
+        // off at once (the switch check), then out of the code: left in it, a switched-off probe's
+        // woven method still loses its inlining, far more than 5 % of a method of a few ns; unless
+        // the step is small enough to leave in the code, as a re-transformation makes the JIT
         // compile the classes and their callers again
         double leftCost = leftInCodeShare(off, made * perExecution, application);
         boolean keep = keepInCode(keptShare, leftCost, b);
@@ -392,9 +392,9 @@ public final class BudgetController implements Runnable {
      * application's CPU time: their executions (scaled to the interval) times {@code nanos}, the
      * cost of a recorded execution on the application's threads. Not the switch check alone
      * (under a nanosecond): a woven method stays as large when its probe is off, so a tiny method
-     * still loses its inlining, and on H2 every probe switched off but left in the code made the
-     * workload about three times slower (docs/benchmarks.md, "What the settled excess is made
-     * of"). Infinite when the application's own time is not measurable (then they leave the code).
+     * still loses its inlining, and on H2 leaving every switched-off probe in the code took the
+     * workload thread 2.5 times its CPU time without the agent (docs/benchmarks.md, "What the
+     * settled excess is made of"). Infinite when the application's own time is not measurable (then they leave the code).
      */
     private static double leftInCodeShare(List<ProbeLoad> off, double nanos, double application) {
         if (!(application > 0)) return Double.POSITIVE_INFINITY;
