@@ -25,8 +25,12 @@ import java.util.function.LongSupplier;
  * budget.interval.ms}), and when over budget switches off the probes that cost most and tell least
  * ({@link BudgetPolicy}), in steps, one step per interval, until under. Switched off means taken
  * out of the code: the classes that hold them are re-transformed without them, in one batch per
- * step ({@link ProbeCatalog#removeFromCode}); their switch check alone would cost more than a
- * budget of a few percent on a library of methods of a few nanoseconds.
+ * step ({@link ProbeCatalog#removeFromCode}); left in the code, a switched-off probe's woven method
+ * still loses its inlining, which on a library of methods of a few nanoseconds costs far more than
+ * a budget of a few percent. Only a small step (its probes costing under {@value #KEPT_SHARE} of
+ * the budget) switches off without re-transforming: a re-transformation makes the JIT compile the
+ * classes and their callers again, and a step that re-transforms later takes those probes out of
+ * the classes it re-transforms anyway.
  *
  * <p>The estimate per interval: each execution costs the application's threads what the steps'
  * natural experiments measured ({@link ExecutionCost}; until one counts, the calibrated cost of an
@@ -69,6 +73,16 @@ public final class BudgetController implements Runnable {
     private static final byte[] TYPES = {Format.FIELD_STRING, Format.FIELD_STRING, Format.FIELD_LONG, Format.FIELD_DOUBLE,
         Format.FIELD_LONG, Format.FIELD_DOUBLE, Format.FIELD_DOUBLE};
 
+    /**
+     * The most probes switched off but left in the code may cost, as a fraction of the budget (of
+     * the application's CPU time, at their rates when switched off, each execution counted at the
+     * cost of a recorded one). A step whose probes fit under it switches them off without
+     * re-transforming their classes: a re-transformation throws away the compiled code of the
+     * classes and of what inlined them, and on H2 the JIT's recompiling, not the probes left on,
+     * was most of the settled excess (docs/benchmarks.md, "What the settled excess is made of").
+     * Declared, not fitted: a tenth of the budget, so that the probes left on keep nine tenths.
+     */
+    static final double KEPT_SHARE = 0.1;
     /** Intervals whose estimate inputs the counters keep. */
     static final int HISTORY = 24;
 
@@ -99,6 +113,14 @@ public final class BudgetController implements Runnable {
     private final com.sun.management.ThreadMXBean threads;
     private final List<Switch> switched = new CopyOnWriteArrayList<>();
     private volatile double pairNanos = Double.NaN;
+    /**
+     * What the probes switched off but left in the code cost, as a share of the application's CPU
+     * time (summed over the steps that left them, at their rates then).
+     */
+    private volatile double keptShare;
+    /** The probes switched off but left in the code, with their share (of the application's CPU time) when left. */
+    private final Map<String, Double> kept = new LinkedHashMap<>();
+    private volatile int keptInCode;
     private volatile double overheadPercent = Double.NaN;
     /** Writer thread CPU per drained execution (ns), from the last interval with enough executions. */
     private volatile double writerNanos;
@@ -264,7 +286,8 @@ public final class BudgetController implements Runnable {
         double perExecution = cost.nanos(); // on the application's threads
         double unit = perExecution + writerNanos; // what one execution costs the process
         // records of probes already off, drained late, are a cost past: not counted against the rest
-        double executions = live * made * unit;
+        // plus the probes switched off but left in the code (not in the tally)
+        double executions = live * made * unit + Math.max(0, appThreads - total * made * perExecution) * keptShare;
         // the application's own CPU time: its threads' less the probe path on them (with the
         // calibrated pair if the measured cost leaves none)
         double application = appThreads - total * made * perExecution;
@@ -323,25 +346,104 @@ public final class BudgetController implements Runnable {
             step.add(s);
             names.add(p.name());
         }
-        // off at once (the switch check), then out of the code: a switched-off probe's check
-        // alone costs about a nanosecond per execution, more than 5 % of a method of a few ns
+        // off at once (the switch check), then out of the code: left in it, a switched-off probe's
+        // woven method still loses its inlining, far more than 5 % of a method of a few ns; unless
+        // the step is small enough to leave in the code, as a re-transformation makes the JIT
+        // compile the classes and their callers again
+        double leftCost = leftInCodeShare(off, made * perExecution, application);
+        boolean keep = keepInCode(keptShare, leftCost, b);
         Map<String, String> rules = new LinkedHashMap<>();
-        why.forEach((name, reason) -> rules.put(name, "switched off by the overhead budget and taken out of the code: " + reason));
+        why.forEach((name, reason) -> rules.put(name, keep
+                ? "switched off by the overhead budget, left in the code (a small step: cheaper than a re-transformation): " + reason
+                : "switched off by the overhead budget and taken out of the code: " + reason));
         catalog.switchOff(rules, ProbeCatalog.Origin.BUDGET);
         switched.addAll(step);
         for (Switch s : step) record(s, why.get(s.probe()));
         experiment = experiment(now, before, appThreads, live, made, start, end);
-        long t0 = System.nanoTime();
-        int classes = catalog.removeFromCode(names); // one re-transformation for the whole step
-        rewovenMillis += TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-        classesRewoven += classes;
+        int classes = 0;
+        if (keep) {
+            keptShare += leftCost;
+            for (ProbeLoad p : off) kept.put(p.name(), leftCost * p.executions() / Math.max(1, sum(off)));
+            keptInCode = kept.size();
+        } else {
+            long t0 = System.nanoTime();
+            // one re-transformation for the whole step, with the probes left in the code earlier
+            // whose classes it re-transforms anyway
+            classes = catalog.removeFromCode(withKeptOfSameClasses(names, kept, this::stillOff));
+            keptShare = 0;
+            for (double share : kept.values()) keptShare += share;
+            keptInCode = kept.size();
+            rewovenMillis += TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+            classesRewoven += classes;
+        }
         // the re-transformation's CPU on this thread is not the application's: start afresh after it
         mark(tally.snapshot());
         settling = true;
         AgentLog.info(String.format(Locale.ROOT, "budget: monitoring cost %.1f %% of the application's CPU time, budget %s %%;"
-                + " switched off %d probe(s): %s; taken out of the code of %d class(es)", overhead, trim(settings.percent()),
+                + " switched off %d probe(s): %s; %s", overhead, trim(settings.percent()),
                 off.size(), names.size() <= 5 ? String.join(", ", names) : String.join(", ", names.subList(0, 5))
-                        + " and " + (names.size() - 5) + " more", classes));
+                        + " and " + (names.size() - 5) + " more", keep
+                        ? String.format(Locale.ROOT, "left in the code (at most %.3f %% of the application's CPU time; cheaper than re-transforming)", 100 * leftCost)
+                        : "taken out of the code of " + classes + " class(es)"));
+    }
+
+    /**
+     * What the step's probes would cost left in the code, switched off, as a share of the
+     * application's CPU time: their executions (scaled to the interval) times {@code nanos}, the
+     * cost of a recorded execution on the application's threads. Not the switch check alone
+     * (under a nanosecond): a woven method stays as large when its probe is off, so a tiny method
+     * still loses its inlining, and on H2 leaving every switched-off probe in the code took the
+     * workload thread 2.5 times its CPU time without the agent (docs/benchmarks.md, "What the
+     * settled excess is made of"). Infinite when the application's own time is not measurable (then they leave the code).
+     */
+    private static double leftInCodeShare(List<ProbeLoad> off, double nanos, double application) {
+        if (!(application > 0)) return Double.POSITIVE_INFINITY;
+        return sum(off) * nanos / application;
+    }
+
+    private static long sum(List<ProbeLoad> loads) {
+        long n = 0;
+        for (ProbeLoad p : loads) n += p.executions();
+        return n;
+    }
+
+    /**
+     * {@code names} and the probes left in the code by earlier steps ({@code kept}, removed from
+     * it) whose classes {@code names} re-transform anyway: they leave the code for free, unless
+     * an operator switched them on again ({@code stillOff} false; they stay in {@code kept}).
+     */
+    static List<String> withKeptOfSameClasses(List<String> names, Map<String, Double> kept,
+            java.util.function.Predicate<String> stillOff) {
+        java.util.Set<String> classes = new java.util.HashSet<>();
+        for (String n : names) classes.add(classOf(n));
+        List<String> out = new ArrayList<>(names);
+        for (java.util.Iterator<String> it = kept.keySet().iterator(); it.hasNext(); ) {
+            String k = it.next();
+            if (!classes.contains(classOf(k)) || !stillOff.test(k)) continue;
+            out.add(k);
+            it.remove();
+        }
+        return out;
+    }
+
+    private boolean stillOff(String name) {
+        for (ProbeCatalog.Probe p : catalog.matching(name)) {
+            if (p.name().equals(name) && catalog.isEnabled(p.id())) return false;
+        }
+        return true;
+    }
+
+    static String classOf(String probeName) {
+        return probeName.substring(0, Math.max(0, probeName.lastIndexOf('.')));
+    }
+
+    /**
+     * True when a step's probes may stay in the code switched off: what all probes left so far
+     * cost, with this step's ({@code leftCost}; shares of the application's CPU time), within
+     * {@link #KEPT_SHARE} of the budget {@code budget} (a fraction).
+     */
+    static boolean keepInCode(double keptShare, double leftCost, double budget) {
+        return leftCost >= 0 && keptShare + leftCost <= KEPT_SHARE * budget;
     }
 
     /**
@@ -455,6 +557,8 @@ public final class BudgetController implements Runnable {
         List<String> out = new ArrayList<>();
         out.add("budget.percent=" + trim(settings.percent()) + " (" + state + ")");
         out.add(String.format(Locale.ROOT, "budget.pair.ns=%.1f", pairNanos));
+        out.add(String.format(Locale.ROOT, "budget.kept.in.code=%d (at most %.3f %% of the application's CPU time)", keptInCode,
+                100 * keptShare));
         ExecutionCost c = cost;
         out.add("budget.execution.ns=" + (c == null ? "-" : c.toString()));
         out.add(String.format(Locale.ROOT, "budget.writer.ns=%.1f", writerNanos));

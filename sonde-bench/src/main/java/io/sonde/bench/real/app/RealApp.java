@@ -55,18 +55,25 @@ public final class RealApp {
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         long cpu0 = os.getProcessCpuTime();
+        java.util.Map<String, Long> threads0 = ThreadKindsCpu.snapshot();
+        java.util.concurrent.atomic.AtomicReference<java.util.Map<String, Long>> threadsHalf =
+                new java.util.concurrent.atomic.AtomicReference<>();
         long t0 = System.nanoTime();
-        Slices slices = new Slices(ops, t0);
+        Slices slices = new Slices(ops, t0, () -> threadsHalf.set(ThreadKindsCpu.snapshot()));
         Workload.Outcome outcome = w.run(ops, slices);
         long t1 = System.nanoTime();
         slices.finished(t1);
         long cpu1 = os.getProcessCpuTime();
+        java.util.Map<String, Long> threads1 = ThreadKindsCpu.snapshot();
         lines.add("workload_wall_ns=" + (t1 - t0));
         lines.add("workload_cpu_ns=" + (cpu1 - cpu0));
         for (int k = 1; k <= Slices.COUNT; k++) {
             lines.add("slice_end_ns." + k + "=" + slices.end(k));
         }
         lines.add("process_cpu_ns=" + cpu1);
+        // CPU time by kind of thread (jit, gc, vm, agent.NAME, main, other), whole workload and last half
+        ThreadKindsCpu.report("thread_cpu", threads0, threads1, lines);
+        if (threadsHalf.get() != null) ThreadKindsCpu.report("thread_cpu.last_half", threadsHalf.get(), threads1, lines);
         lines.add("digest=" + Long.toHexString(outcome.digest()));
         lines.add("operations=" + outcome.operations());
         lines.add("failures=" + outcome.failures().size());

@@ -15,17 +15,27 @@ final class Slices {
     private final long ops;
     private final long start;
     private final AtomicLongArray ends = new AtomicLongArray(COUNT + 1);
+    private final Runnable atHalf;
 
     Slices(long ops, long startNanos) {
+        this(ops, startNanos, () -> {});
+    }
+
+    /** {@code atHalf} runs once, on the thread that starts the first operation of the last half. */
+    Slices(long ops, long startNanos, Runnable atHalf) {
         this.ops = ops;
         this.start = startNanos;
+        this.atHalf = atHalf;
     }
 
     /** Notes that operation {@code op} (0-based) is about to start. */
     void starting(long op) {
         // op belongs to slice op * COUNT / ops; slice k-1 ends where the first operation of slice k starts
         long k = op * COUNT / ops;
-        if (k >= 1 && k < COUNT && (op - 1) * COUNT / ops < k) ends.compareAndSet((int) k, 0, System.nanoTime() - start);
+        if (k >= 1 && k < COUNT && (op - 1) * COUNT / ops < k && ends.compareAndSet((int) k, 0, System.nanoTime() - start)
+                && k == COUNT / 2) {
+            atHalf.run();
+        }
     }
 
     /** Closes the last slice at {@code endNanos} (the workload's end). */

@@ -39,4 +39,21 @@ class SlicesTest {
         assertThat(s.end(4)).isZero();
         assertThat(s.end(5)).isZero();
     }
+
+    @Test
+    void theHalfCallbackRunsOnceWhenTheFirstOperationOfTheLastHalfStarts() {
+        int[] calls = {0};
+        long[] atOp = {-1};
+        long[] op = {0};
+        Slices s = new Slices(20, System.nanoTime(), () -> {
+            calls[0]++;
+            atOp[0] = op[0];
+        });
+        for (op[0] = 0; op[0] < 20; op[0]++) {
+            s.starting(op[0]);
+            s.starting(op[0]); // a second notice changes nothing
+        }
+        assertThat(calls[0]).isEqualTo(1);
+        assertThat(atOp[0]).isEqualTo(10);
+    }
 }
