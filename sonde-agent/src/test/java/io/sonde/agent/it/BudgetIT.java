@@ -231,8 +231,14 @@ class BudgetIT {
         expected.put(ROOT, 1L);
         expected.put(ONCE, 1L);
         expected.put(PINNED, (long) BudgetManyApp.PINNED_CALLS);
+        // only the switches of the first phase: after the marker the budget judges afresh and may
+        // switch off more (under load its estimate can rise), which the first phase did not see
+        Set<String> switchedInPhase1 = new TreeSet<>();
+        for (Map.Entry<String, Long> sw : switchedAt.entrySet()) {
+            if (sw.getValue() < markerTime[0]) switchedInPhase1.add(sw.getKey());
+        }
         for (int i = 0; i < BudgetManyApp.CALLS.length; i++) {
-            if (!switched.contains(tiny(i))) expected.put(tiny(i), (long) BudgetManyApp.CALLS[i]);
+            if (!switchedInPhase1.contains(tiny(i))) expected.put(tiny(i), (long) BudgetManyApp.CALLS[i]);
         }
         for (Step s : last) assertThat(s.enters()).as(why).isEqualTo(expected);
         // and the estimate of the settled state is within the budget
