@@ -9,6 +9,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -17,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The fast attach handshake against real JVMs: it starts the attach listener (no thread dump on the
- * target's stdout, no attach file left behind), and it stands aside, leaving the target unharmed,
+ * target's stdout, no attach file left behind) and an agent loads through it; and it stands aside, leaving the target unharmed,
  * where it must (a JVM started with -Xrs, a process that is no JVM, an attach already under way).
  */
 @EnabledOnOs(OS.LINUX)
@@ -34,7 +37,11 @@ class AttachHandshakeTest {
     @AfterEach
     void stop() throws Exception {
         for (Process p : started) {
-            p.destroyForcibly().waitFor(60, TimeUnit.SECONDS);
+            // closing stdin ends AttachTarget normally, so its JVM removes its attach socket
+            p.getOutputStream().close();
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.destroyForcibly().waitFor(60, TimeUnit.SECONDS);
+            }
         }
     }
 
@@ -42,7 +49,9 @@ class AttachHandshakeTest {
     void startsTheListenerOfARunningJvmAndTheAttachConnects() throws Exception {
         Process p = startJvm("-Dattach.marker=fast");
         Path socket = Path.of("/tmp/.java_pid" + p.pid());
-        assertThat(socket).as("a fresh JVM has no attach listener").doesNotExist();
+        // a fresh JVM has no attach listener yet: a file there is stale, of an earlier process with
+        // this pid that was killed, and would fool the check below
+        Files.deleteIfExists(socket);
 
         assertThat(AttachHandshake.startListener(p.pid(), WAIT_NANOS)).isEqualTo(AttachHandshake.Outcome.STARTED);
         assertThat(socket).exists();
@@ -52,6 +61,8 @@ class AttachHandshakeTest {
         VirtualMachine vm = AttachHandshake.attach(p.pid());
         try {
             assertThat(vm.getSystemProperties().getProperty("attach.marker")).isEqualTo("fast");
+            vm.loadAgent(agentJar().toString(), "x=1");
+            assertThat(vm.getSystemProperties().getProperty(AttachTarget.LOADED_PROPERTY)).as("agent loaded").isEqualTo("x=1");
         } finally {
             vm.detach();
         }
@@ -66,10 +77,12 @@ class AttachHandshakeTest {
     @Test
     void anAttachFileAlreadyThereLeavesTheHandshakeToTheJdk() throws Exception {
         Process p = startJvm("-Dattach.marker=jdk");
+        Path socket = Path.of("/tmp/.java_pid" + p.pid());
+        Files.deleteIfExists(socket); // stale, as above
         Path trigger = Files.createFile(dir.resolve(".attach_pid" + p.pid())); // as an attach under way
         assertThat(AttachHandshake.startListener(p.pid(), WAIT_NANOS)).isEqualTo(AttachHandshake.Outcome.NOT_DONE);
         assertThat(trigger).as("not ours to delete").exists();
-        assertThat(Path.of("/tmp/.java_pid" + p.pid())).doesNotExist();
+        assertThat(socket).doesNotExist();
 
         // the fallback: the JDK's own handshake (it finds the file, signals, sleeps, removes the file)
         VirtualMachine vm = AttachHandshake.attach(p.pid());
@@ -94,11 +107,26 @@ class AttachHandshakeTest {
     @Test
     void aProcessThatIsNoJvmOrNoProcessIsLeftAlone() throws Exception {
         Process sleep = new ProcessBuilder("sleep", "600").start();
-        started.add(sleep);
-        assertThat(AttachHandshake.startListener(sleep.pid(), WAIT_NANOS)).isEqualTo(AttachHandshake.Outcome.NOT_DONE);
-        assertThat(sleep.isAlive()).isTrue();
+        try {
+            assertThat(AttachHandshake.startListener(sleep.pid(), WAIT_NANOS)).isEqualTo(AttachHandshake.Outcome.NOT_DONE);
+            assertThat(sleep.isAlive()).isTrue();
+        } finally {
+            sleep.destroyForcibly().waitFor(60, TimeUnit.SECONDS);
+        }
         long gone = ProcessHandle.allProcesses().mapToLong(ProcessHandle::pid).max().orElse(1) + 100_000;
         assertThat(AttachHandshake.startListener(gone, WAIT_NANOS)).isEqualTo(AttachHandshake.Outcome.NOT_DONE);
+    }
+
+    /** A jar of only a manifest naming AttachTarget as its agent: the target finds the class on its class path. */
+    private Path agentJar() throws IOException {
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().put(new Attributes.Name("Agent-Class"), AttachTarget.class.getName());
+        Path jar = dir.resolve("agent.jar");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
+            // the manifest is all
+        }
+        return jar;
     }
 
     /** Starts AttachTarget in {@link #dir} with the given JVM options; returns once its main runs. */
