@@ -6,6 +6,7 @@ import io.sonde.agent.config.OptionsParser;
 import io.sonde.agent.instrument.Instrumenter;
 import io.sonde.agent.instrument.ProbeCatalog;
 import io.sonde.agent.instrument.WeaveStats;
+import io.sonde.agent.instrument.WeaverCompilation;
 import io.sonde.agent.jmx.ProbesControl;
 import io.sonde.agent.propagation.ExecutorInstrumenter;
 import io.sonde.api.live.ProbeSwitch;
@@ -128,7 +129,14 @@ public final class AgentRuntime {
             // the weaver ("candidates", "retransform"; Byte Buddy only with weaver=bytebuddy), the
             // executors and the MBean, one after the other: on a thread of their own beside the
             // weaver they made an attach slower on two cores (docs/benchmarks.md, "Attach")
-            try {
+            // an attach with the ASM weaver: C2 kept off the weaver while it re-transforms
+            // (instrument.WeaverCompilation; docs/benchmarks.md, "Attach"). Through the platform
+            // MBean server, so only with jmx=on, which starts that server anyway.
+            boolean c2Off = dynamic && o.jmx() && o.weaver() == AgentOptions.Weaver.ASM && !o.methods().selectsNothing();
+            try (WeaverCompilation c = c2Off ? WeaverCompilation.c2Off() : null) {
+                if (c2Off) {
+                    phases.end("compiler");
+                }
                 if (instrumenter.installWeaver()) {
                     instrumenter.installByteBuddy();
                 }

@@ -11,6 +11,7 @@ import io.sonde.bench.overhead.OverheadBenchmark;
 import io.sonde.bench.overhead.framework.ArtifactCache;
 import io.sonde.bench.overhead.sonde.SondeFramework;
 import io.sonde.bench.weave.app.WeaveApp;
+import io.sonde.core.control.AttachHandshake;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -319,13 +320,14 @@ public final class WeaveBenchmark {
 
     /**
      * Attaches the agent; returns the nanoseconds of {@code VirtualMachine.attach} (this process
-     * connecting to the target's attach listener) and of {@code loadAgent} (the target opening
+     * starting the target's attach listener, with {@link AttachHandshake} as {@code sonde attach}
+     * does, and connecting to it) and of {@code loadAgent} (the target opening
      * the jar and running {@code agentmain}, which returns before the weaving is done).
      */
     private static long[] attach(long pid, Path agent, String options) throws IOException {
         try {
             long t0 = System.nanoTime();
-            VirtualMachine vm = VirtualMachine.attach(Long.toString(pid));
+            VirtualMachine vm = AttachHandshake.attach(pid); // as sonde attach does
             long t1 = System.nanoTime();
             try {
                 vm.loadAgent(agent.toString(), options);

@@ -9,8 +9,9 @@ import java.nio.file.Path;
 import java.util.Properties;
 
 /**
- * A JVM on this machine reached through the attach API ({@code jdk.attach}; same user): loads
- * agents and reads system properties. Every failure is a {@link ProbeControlException} naming the
+ * A JVM on this machine reached through the attach API ({@code jdk.attach}; same user; the first
+ * attach without the JDK's sleep, see {@link AttachHandshake}): loads agents and reads system
+ * properties. Every failure is a {@link ProbeControlException} naming the
  * process. Close to detach.
  */
 public final class LocalJvm implements AutoCloseable {
@@ -38,7 +39,7 @@ public final class LocalJvm implements AutoCloseable {
             throw new ProbeControlException(ProbeControlException.Reason.NO_PROCESS, "no process with pid " + pid);
         }
         try {
-            return new LocalJvm(pid, VirtualMachine.attach(Long.toString(pid)));
+            return new LocalJvm(pid, AttachHandshake.attach(pid));
         } catch (AttachNotSupportedException | IOException e) {
             throw new ProbeControlException(ProbeControlException.Reason.ATTACH,
                     "cannot attach to process " + pid + " (is it a JVM of the same user?): " + e.getMessage(), e);

@@ -1,0 +1,184 @@
+package io.sonde.core.control;
+
+import com.sun.tools.attach.AttachNotSupportedException;
+import com.sun.tools.attach.VirtualMachine;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@link VirtualMachine#attach(String)} without its first sleep. When a HotSpot JVM's attach
+ * listener is not running yet, the JDK's attach (Linux) creates the file {@code .attach_pid<pid>},
+ * sends SIGQUIT and then sleeps 100 ms, 200 ms, ... before it looks for the listener's socket
+ * {@code /tmp/.java_pid<pid>}, although the target creates it within milliseconds: every first
+ * attach to a JVM paid at least 100 ms of pure sleep. This class does the same handshake but polls
+ * for the socket every millisecond; the JDK's attach then finds the socket and connects at once.
+ *
+ * <p>The fast path is taken only where it is known to be safe: Linux with {@code /proc}, a target
+ * of this user in this process's pid namespace that catches SIGQUIT (a JVM started with
+ * {@code -Xrs} would die of it). In every other case, and when the socket does not appear in time,
+ * the plain JDK attach runs, which has its own handshake; the reason is logged at DEBUG level
+ * ({@link System.Logger}, silent by default).
+ */
+public final class AttachHandshake {
+
+    /** What {@link #startListener} did. */
+    public enum Outcome {
+        /** The socket file existed already: the listener was running. */
+        ALREADY_LISTENING,
+        /** The handshake started the listener: its socket file exists now. */
+        STARTED,
+        /** The fast path did not apply or did not work; the JDK's own handshake is left to run. */
+        NOT_DONE
+    }
+
+    /** How long to wait for the listener's socket after SIGQUIT (the JDK waits up to 10 s, too). */
+    static final long LISTENER_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+    /** SIGQUIT: the signal that makes HotSpot look for the attach file. */
+    private static final int SIGQUIT = 3;
+
+    private static final Path PROC = Path.of("/proc");
+
+    private static final System.Logger LOG = System.getLogger(AttachHandshake.class.getName());
+
+    private AttachHandshake() {}
+
+    /**
+     * Attaches to process {@code pid}: starts its attach listener quickly when it is not running
+     * yet (see the class comment), then calls {@link VirtualMachine#attach(String)}.
+     *
+     * @throws AttachNotSupportedException as {@link VirtualMachine#attach(String)}
+     * @throws IOException as {@link VirtualMachine#attach(String)}
+     */
+    public static VirtualMachine attach(long pid) throws AttachNotSupportedException, IOException {
+        startListener(pid, LISTENER_TIMEOUT_NANOS);
+        return VirtualMachine.attach(Long.toString(pid));
+    }
+
+    /**
+     * Makes sure the attach listener of JVM {@code pid} runs, waiting at most {@code timeoutNanos}
+     * for its socket; never throws (a failure is {@link Outcome#NOT_DONE}, logged at DEBUG).
+     */
+    public static Outcome startListener(long pid, long timeoutNanos) {
+        try {
+            String why = notApplicable(pid);
+            if (why != null) {
+                return notDone(pid, why);
+            }
+            Path socket = PROC.resolve(Long.toString(pid)).resolve("root/tmp/.java_pid" + pid);
+            if (Files.exists(socket)) {
+                return Outcome.ALREADY_LISTENING;
+            }
+            Path trigger = createAttachFile(pid);
+            if (trigger == null) {
+                return notDone(pid, "cannot create the attach file in its working directory or /tmp, or it "
+                        + "exists already (another attach under way)");
+            }
+            try {
+                if (!sendQuit(pid)) {
+                    return notDone(pid, "kill -QUIT failed");
+                }
+                long deadline = System.nanoTime() + timeoutNanos;
+                while (!Files.exists(socket)) {
+                    if (System.nanoTime() - deadline > 0) {
+                        return notDone(pid, "no attach socket " + socket + " after "
+                                + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms");
+                    }
+                    Thread.sleep(1);
+                }
+                return Outcome.STARTED;
+            } finally {
+                Files.deleteIfExists(trigger);
+            }
+        } catch (IOException | RuntimeException e) {
+            return notDone(pid, e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return notDone(pid, "interrupted");
+        }
+    }
+
+    /** Why the fast path must not be tried on {@code pid}, or null when it may. */
+    private static String notApplicable(long pid) throws IOException {
+        if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")) {
+            return "not Linux";
+        }
+        Path status = PROC.resolve(Long.toString(pid)).resolve("status");
+        if (!Files.isReadable(status)) {
+            return "no readable " + status;
+        }
+        List<String> lines = Files.readAllLines(status);
+        String uid = field(lines, "Uid");
+        String nsPid = field(lines, "NSpid");
+        String caught = field(lines, "SigCgt");
+        if (uid == null || caught == null) {
+            return "no Uid or SigCgt in " + status;
+        }
+        // "real effective saved fs": HotSpot accepts an attach file owned by its effective uid, and
+        // the file we create is owned by ours
+        String targetUid = uid.split("\\s+")[1];
+        Object ownUid = Files.getAttribute(PROC.resolve("self"), "unix:uid");
+        if (!targetUid.equals(String.valueOf(ownUid))) {
+            return "another user (uid " + targetUid + ")";
+        }
+        if (nsPid != null && !nsPid.equals(Long.toString(pid))) {
+            return "another pid namespace (NSpid " + nsPid + ")";
+        }
+        if ((Long.parseUnsignedLong(caught, 16) & (1L << (SIGQUIT - 1))) == 0) {
+            return "does not catch SIGQUIT (-Xrs, or not a JVM)";
+        }
+        return null;
+    }
+
+    /** The value of field {@code name} of a /proc status file, or null. */
+    private static String field(List<String> lines, String name) {
+        for (String line : lines) {
+            if (line.startsWith(name + ":")) {
+                return line.substring(name.length() + 1).trim();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Creates {@code .attach_pid<pid>} where HotSpot looks for it: the target's working directory,
+     * else /tmp (as the JDK does); null when neither works or the file exists (another attach
+     * under way, whose file is not ours to delete).
+     */
+    private static Path createAttachFile(long pid) {
+        String name = ".attach_pid" + pid;
+        for (Path dir : new Path[] {PROC.resolve(Long.toString(pid)).resolve("cwd"), Path.of("/tmp")}) {
+            try {
+                return Files.createFile(dir.resolve(name));
+            } catch (FileAlreadyExistsException e) {
+                return null;
+            } catch (IOException | SecurityException e) {
+                // not writable: the next place
+            }
+        }
+        return null;
+    }
+
+    /** Sends SIGQUIT with kill(1): the JDK's own native call is not accessible. */
+    private static boolean sendQuit(long pid) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-QUIT", Long.toString(pid))
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        if (!kill.waitFor(10, TimeUnit.SECONDS)) {
+            kill.destroyForcibly();
+            return false;
+        }
+        return kill.exitValue() == 0;
+    }
+
+    private static Outcome notDone(long pid, String why) {
+        LOG.log(Level.DEBUG, () -> "fast attach handshake not done for process " + pid + ": " + why
+                + "; the JDK's attach does its own");
+        return Outcome.NOT_DONE;
+    }
+}

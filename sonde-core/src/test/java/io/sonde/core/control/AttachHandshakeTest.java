@@ -1,0 +1,148 @@
+package io.sonde.core.control;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.tools.attach.VirtualMachine;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The fast attach handshake against real JVMs: it starts the attach listener (no thread dump on the
+ * target's stdout, no attach file left behind) and an agent loads through it; and it stands aside, leaving the target unharmed,
+ * where it must (a JVM started with -Xrs, a process that is no JVM, an attach already under way).
+ */
+@EnabledOnOs(OS.LINUX)
+class AttachHandshakeTest {
+
+    /** Generous: the machine may be heavily loaded. */
+    private static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(60);
+
+    @TempDir
+    Path dir;
+
+    private final List<Process> started = new ArrayList<>();
+
+    @AfterEach
+    void stop() throws Exception {
+        for (Process p : started) {
+            // closing stdin ends AttachTarget normally, so its JVM removes its attach socket
+            p.getOutputStream().close();
+            if (!p.waitFor(60, TimeUnit.SECONDS)) {
+                p.destroyForcibly().waitFor(60, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    @Test
+    void startsTheListenerOfARunningJvmAndTheAttachConnects() throws Exception {
+        Process p = startJvm("-Dattach.marker=fast");
+        Path socket = Path.of("/tmp/.java_pid" + p.pid());
+        // a fresh JVM has no attach listener yet: a file there is stale, of an earlier process with
+        // this pid that was killed, and would fool the check below
+        Files.deleteIfExists(socket);
+
+        assertThat(AttachHandshake.startListener(p.pid(), WAIT_NANOS)).isEqualTo(AttachHandshake.Outcome.STARTED);
+        assertThat(socket).exists();
+        assertThat(dir.resolve(".attach_pid" + p.pid())).as("attach file removed").doesNotExist();
+        assertThat(AttachHandshake.startListener(p.pid(), WAIT_NANOS)).isEqualTo(AttachHandshake.Outcome.ALREADY_LISTENING);
+
+        VirtualMachine vm = AttachHandshake.attach(p.pid());
+        try {
+            assertThat(vm.getSystemProperties().getProperty("attach.marker")).isEqualTo("fast");
+            vm.loadAgent(agentJar().toString(), "x=1");
+            assertThat(vm.getSystemProperties().getProperty(AttachTarget.LOADED_PROPERTY)).as("agent loaded").isEqualTo("x=1");
+        } finally {
+            vm.detach();
+        }
+        assertThat(p.isAlive()).isTrue();
+        p.getOutputStream().close();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).isZero();
+        assertThat(Files.readString(dir.resolve("out.txt"))).as("SIGQUIT came with the attach file: no thread dump")
+                .isEqualTo("ready\n");
+    }
+
+    @Test
+    void anAttachFileAlreadyThereLeavesTheHandshakeToTheJdk() throws Exception {
+        Process p = startJvm("-Dattach.marker=jdk");
+        Path socket = Path.of("/tmp/.java_pid" + p.pid());
+        Files.deleteIfExists(socket); // stale, as above
+        Path trigger = Files.createFile(dir.resolve(".attach_pid" + p.pid())); // as an attach under way
+        assertThat(AttachHandshake.startListener(p.pid(), WAIT_NANOS)).isEqualTo(AttachHandshake.Outcome.NOT_DONE);
+        assertThat(trigger).as("not ours to delete").exists();
+        assertThat(socket).doesNotExist();
+
+        // the fallback: the JDK's own handshake (it finds the file, signals, sleeps, removes the file)
+        VirtualMachine vm = AttachHandshake.attach(p.pid());
+        try {
+            assertThat(vm.getSystemProperties().getProperty("attach.marker")).isEqualTo("jdk");
+        } finally {
+            vm.detach();
+        }
+        assertThat(trigger).doesNotExist();
+    }
+
+    @Test
+    void aJvmThatDoesNotCatchSigquitIsNotSignalled() throws Exception {
+        Process p = startJvm("-Xrs");
+        assertThat(AttachHandshake.startListener(p.pid(), WAIT_NANOS)).isEqualTo(AttachHandshake.Outcome.NOT_DONE);
+        assertThat(dir.resolve(".attach_pid" + p.pid())).doesNotExist();
+        p.getOutputStream().close();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as("exited normally, not killed by SIGQUIT").isZero();
+    }
+
+    @Test
+    void aProcessThatIsNoJvmOrNoProcessIsLeftAlone() throws Exception {
+        Process sleep = new ProcessBuilder("sleep", "600").start();
+        try {
+            assertThat(AttachHandshake.startListener(sleep.pid(), WAIT_NANOS)).isEqualTo(AttachHandshake.Outcome.NOT_DONE);
+            assertThat(sleep.isAlive()).isTrue();
+        } finally {
+            sleep.destroyForcibly().waitFor(60, TimeUnit.SECONDS);
+        }
+        long gone = ProcessHandle.allProcesses().mapToLong(ProcessHandle::pid).max().orElse(1) + 100_000;
+        assertThat(AttachHandshake.startListener(gone, WAIT_NANOS)).isEqualTo(AttachHandshake.Outcome.NOT_DONE);
+    }
+
+    /** A jar of only a manifest naming AttachTarget as its agent: the target finds the class on its class path. */
+    private Path agentJar() throws IOException {
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().put(new Attributes.Name("Agent-Class"), AttachTarget.class.getName());
+        Path jar = dir.resolve("agent.jar");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
+            // the manifest is all
+        }
+        return jar;
+    }
+
+    /** Starts AttachTarget in {@link #dir} with the given JVM options; returns once its main runs. */
+    private Process startJvm(String option) throws IOException, InterruptedException {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Path out = dir.resolve("out.txt");
+        Process p = new ProcessBuilder(java.toString(), option, "-cp", System.getProperty("java.class.path"),
+                AttachTarget.class.getName())
+                .directory(dir.toFile()).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        started.add(p);
+        long deadline = System.nanoTime() + WAIT_NANOS;
+        while (!Files.readString(out).startsWith("ready")) {
+            assertThat(p.isAlive()).as("target JVM running").isTrue();
+            assertThat(System.nanoTime() - deadline).as("target JVM ready within 60 s").isNegative();
+            Thread.sleep(10);
+        }
+        return p;
+    }
+}
