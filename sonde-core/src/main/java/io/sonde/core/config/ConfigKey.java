@@ -176,8 +176,8 @@ public enum ConfigKey {
         }
     },
     PACKING("packing", "fill", "fill | none | static:N | adaptive | adaptive:cpu | adaptive:wall: data records per frame"
-            + " (fill: up to frame.bytes; static:N: at most N; none: 1; adaptive: a power of two, up to the largest whose"
-            + " records fit in a frame, following the measured cost per record, the writer thread's CPU time (adaptive, adaptive:cpu) or wall-clock time (adaptive:wall))") {
+            + " (fill: up to frame.bytes; static:N: at most N; none: 1; adaptive: a power of two following the measured"
+            + " cost per record, at most the largest whose records fit in a frame, the writer thread's CPU time (adaptive, adaptive:cpu) or wall-clock time (adaptive:wall))") {
         @Override
         String check(String v) {
             String s = v.trim();

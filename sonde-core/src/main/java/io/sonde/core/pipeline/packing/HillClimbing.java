@@ -33,9 +33,7 @@ package io.sonde.core.pipeline.packing;
  */
 public final class HillClimbing {
     private final int minIndex;
-    /** The constructor's upper bound: {@link #limit} never raises {@link #maxIndex} above it. */
-    private final int ceilingIndex;
-    private int maxIndex;
+    private final int maxIndex;
     private int index;
     private int partner;
 
@@ -52,7 +50,6 @@ public final class HillClimbing {
             throw new IllegalArgumentException("start index " + startIndex + " outside [" + minIndex + ", " + maxIndex + "]");
         }
         this.minIndex = minIndex;
-        this.ceilingIndex = maxIndex;
         this.maxIndex = maxIndex;
         this.index = startIndex;
         this.partner = startIndex < maxIndex ? startIndex + 1 : Math.max(minIndex, startIndex - 1);
@@ -72,23 +69,8 @@ public final class HillClimbing {
         return minIndex;
     }
 
-    /** The highest index allowed now: the constructor's bound, or lower after {@link #limit}. */
     public int maxIndex() {
         return maxIndex;
-    }
-
-    /**
-     * Sets the highest index allowed from now on, between the lower bound and the constructor's
-     * upper bound (a value outside is clipped to them). An index above the new bound moves down to
-     * it and is compared next with the index below; a partner above it is replaced by the index
-     * below the current one. Raising the bound changes nothing until the rule steps up.
-     */
-    public void limit(int highest) {
-        maxIndex = Math.max(minIndex, Math.min(ceilingIndex, highest));
-        if (index > maxIndex) index = maxIndex;
-        if (partner > maxIndex || partner == index) {
-            partner = index > minIndex ? index - 1 : Math.min(maxIndex, index + 1);
-        }
     }
 
     /**

@@ -21,7 +21,8 @@ import java.util.function.LongSupplier;
  *       every {@code packing.interval.ms} the current degree and a neighbour (its partner) are
  *       compared by {@link PairedComparison} on interleaved slices of that interval, and i takes one
  *       step or stays; i starts at 0 and stays within [0, log2 of the largest degree a frame can
- *       hold, and of the largest degree whose records fit in one frame]. A slice's cost is the writer thread's own CPU time per record written (the inverse
+ *       hold], and the degree in effect is 2^i or, where fewer records fit, the largest power of
+ *       two that fits (below). A slice's cost is the writer thread's own CPU time per record written (the inverse
  *       of its service rate): records per wall-clock second also move with the CPU share the
  *       process gets, which the degree cannot influence, and on a loaded machine that share changes
  *       within tens of milliseconds by more than neighbouring degrees differ. On a JVM that does not
@@ -35,12 +36,15 @@ import java.util.function.LongSupplier;
  * cannot be right for every source; the adaptive mode finds it. {@code frame.bytes} still caps
  * every frame, so a large static degree with large records simply gives full frames.
  *
- * <p>The adaptive ladder ends at the largest degree 2^i whose records fit in one frame
+ * <p>The degree in effect is never above the largest power of two whose records fit in one frame
  * ({@link #fitFrames}: the frame's room for records over the mean size of the records written in
- * the last measuring interval, so it follows a source whose record size changes). A rung above it
- * would not run at its degree: the byte cap cuts its frames short, every such rung sends the same
- * frames, and the rule would compare a rung with a copy of itself (the packing study found the
- * climber on that plateau, above the best static degree, docs/benchmarks.md).
+ * the last measuring interval, so it follows a source whose record size changes). A higher rung
+ * would not run at its degree: the byte cap would cut its frames short, at a count that is no rung
+ * of the ladder (262 records of 1,000 bytes in 256 KiB), and every such rung would send the same
+ * frames. The rule's index may stand above that degree (comparisons there are of the same frames
+ * and come out equal, the paper's steady state) and keeps its place when the records shrink again.
+ * (The packing study found the climber among such rungs, sending capped frames that carried
+ * 14-16 % less than frames of the power of two below: docs/benchmarks.md.)
  *
  * <p>Written by the writer thread only; {@link #recordsPerFrame()} and the counters may be read by
  * any thread (volatile).
@@ -68,8 +72,10 @@ public final class Packing {
     private long sliceRecords;
     private long sliceCost;
     private double firstCost;
-    /** Adaptive: bytes of records one frame holds (0: not known, the ladder is not limited by record size). */
+    /** Adaptive: bytes of records one frame holds (0: not known, the degree is not limited by record size). */
     private int frameRoom;
+    /** Adaptive: the largest power of two whose records, at the last interval's mean size, fit in one frame. */
+    private int fittingDegree = Integer.MAX_VALUE;
     /** Adaptive: the running totals when the current measuring interval began, for the mean record size. */
     private long intervalRecords;
     private long intervalBytes;
@@ -186,9 +192,9 @@ public final class Packing {
         return climber == null ? -1 : climber.index();
     }
 
-    /** Adaptive mode: the largest degree the ladder allows now (2^max index, see {@link #fitFrames}); -1 in the other modes. */
+    /** Adaptive mode: the largest degree in effect now (2^max index, or less where the records fit fewer, see {@link #fitFrames}); -1 in the other modes. */
     public int largestDegree() {
-        return climber == null ? -1 : 1 << climber.maxIndex();
+        return climber == null ? -1 : Math.min(1 << climber.maxIndex(), fittingDegree);
     }
 
     /** Adaptive mode: the comparisons decided (= updates of the degree, moved or not) so far. */
@@ -198,7 +204,7 @@ public final class Packing {
 
     /**
      * Adaptive mode: the bytes of records one frame holds ({@code frame.bytes} less the frame's
-     * and one thread block's headers), so that the ladder stops at the largest degree whose records
+     * and one thread block's headers), so that the degree in effect stops at the largest power of two whose records
      * fit (see the class comment). Without it (or in the other modes) nothing changes.
      */
     public void fitFrames(int roomBytes) {
@@ -218,7 +224,7 @@ public final class Packing {
      *
      * @param recordsWritten data records written since the start (a running total)
      * @param recordBytesWritten the bytes of those records, as in the rings (a running total; 0
-     *     when not known: the ladder is then not limited by record size)
+     *     when not known: the degree is then not limited by record size)
      */
     public void observe(long now, long recordsWritten, long recordBytesWritten) {
         if (climber == null) return;
@@ -241,7 +247,7 @@ public final class Packing {
             double partnerCost = indexFirst ? perRecord : firstCost;
             if (comparison.add(indexCost, partnerCost)) {
                 climber.update(comparison.verdict());
-                limitToFittingDegree(recordsWritten - intervalRecords, recordBytesWritten - intervalBytes);
+                fitRecords(recordsWritten - intervalRecords, recordBytesWritten - intervalBytes);
                 intervalRecords = recordsWritten;
                 intervalBytes = recordBytesWritten;
                 adaptations++;
@@ -252,11 +258,11 @@ public final class Packing {
         startSlice(now, recordsWritten, cost);
     }
 
-    /** Lowers (or raises again) the ladder's top to the largest 2^i whose records, at the interval's mean size, fit in a frame. */
-    private void limitToFittingDegree(long records, long bytes) {
+    /** The largest power of two whose records, at the interval's mean size, fit in a frame (kept when the interval wrote nothing). */
+    private void fitRecords(long records, long bytes) {
         if (frameRoom <= 0 || records <= 0 || bytes <= 0) return;
         long fitting = frameRoom * records / bytes; // records of the mean size that fit in one frame
-        climber.limit(fitting < 1 ? 0 : 63 - Long.numberOfLeadingZeros(fitting));
+        fittingDegree = fitting < 1 ? 1 : (int) Long.highestOneBit(Math.min(fitting, 1 << 30));
     }
 
     private long costClock(long now) {
@@ -268,7 +274,7 @@ public final class Packing {
         sliceRecords = recordsWritten;
         sliceCost = cost;
         boolean atIndex = slot == 0 || slot == 3;
-        recordsPerFrame = 1 << (atIndex ? climber.index() : climber.partner());
+        recordsPerFrame = Math.min(1 << (atIndex ? climber.index() : climber.partner()), fittingDegree);
     }
 
     @Override

@@ -31,6 +31,8 @@ class AdaptivePackingTest {
         /** Load factor on every cost at a slice number (1: none). */
         java.util.function.LongToDoubleFunction load = s -> 1;
         long slices;
+        /** The largest degree a slice ran at. */
+        int largestInEffect;
         /** The longest run of slices between two decisions. */
         long longestWithoutDecision;
         private long sinceDecision;
@@ -54,6 +56,7 @@ class AdaptivePackingTest {
             long guard = slices + 1000L * decisions;
             while (packing.adaptations() < target && slices < guard) {
                 int index = 31 - Integer.numberOfLeadingZeros(packing.recordsPerFrame());
+                largestInEffect = Math.max(largestInEffect, packing.recordsPerFrame());
                 boolean other = phaseSlices > 0 && (slices / phaseSlices) % 2 == 1;
                 IntToDoubleFunction curve = other ? otherCurve : costNanosPerRecord;
                 long n = other ? otherRecords : records;
@@ -117,33 +120,34 @@ class AdaptivePackingTest {
     }
 
     @Test
-    void theLadderEndsAtTheLargestDegreeWhoseRecordsFitInAFrame() {
+    void theDegreeInEffectIsTheLargestPowerOfTwoWhoseRecordsFitInAFrame() {
         // the writer's cost per record keeps falling with the degree (as measured for 1,000-byte
-        // records), so without a top the climber goes to the highest rung; 262,000 bytes of room
-        // hold 262 records of 1,000 bytes: 256 is the largest degree a frame runs at
+        // records), so the rule climbs as far as it can; 262,000 bytes of room hold 262 records of
+        // 1,000 bytes: 256 is the largest degree a frame runs at, never the cut-short 262
         IntToDoubleFunction fallingCost = i -> 100 + 10_000.0 / (1 << i);
         for (long seed = 0; seed < 10; seed++) {
             ScriptedWriter w = new ScriptedWriter(1 << 14, 0.02, seed);
             w.recordBytes = 1000;
             w.packing.fitFrames(262_000);
-            int[] v = w.decide(fallingCost, 60);
-            for (int s = 0; s < v.length; s++) {
-                assertThat(v[s]).as("seed %d decision %d", seed, s).isLessThanOrEqualTo(8);
-            }
-            assertThat(v[v.length - 1]).as("seed %d: at the top").isEqualTo(8);
-            // the records shrink to 100 bytes (2,620 fit): the top rises to 2,048 and the climber follows
+            w.decide(fallingCost, 60);
+            assertThat(w.largestInEffect).as("seed %d: the largest degree a slice ran at", seed).isEqualTo(256);
+            assertThat(w.packing.largestDegree()).isEqualTo(256);
+            // the records shrink to 100 bytes (2,620 fit): the degree climbs on to 2,048
             w.recordBytes = 100;
-            int[] smaller = w.decide(fallingCost, 30);
-            assertThat(smaller[smaller.length - 1]).as("seed %d: after the records shrank", seed).isEqualTo(11);
-            // and grow to 10,000 bytes (26 fit): the degree comes down to 16 at once
+            w.largestInEffect = 0;
+            w.decide(fallingCost, 30);
+            assertThat(w.largestInEffect).as("seed %d: after the records shrank", seed).isEqualTo(2048);
+            // and grow to 10,000 bytes (26 fit): the degree in effect comes down to 16 at the next decision
             w.recordBytes = 10_000;
-            int[] larger = w.decide(fallingCost, 2);
-            assertThat(larger[1]).as("seed %d: after the records grew", seed).isEqualTo(4);
+            w.decide(fallingCost, 1);
+            w.largestInEffect = 0;
+            w.decide(fallingCost, 3);
+            assertThat(w.largestInEffect).as("seed %d: after the records grew", seed).isEqualTo(16);
         }
         ScriptedWriter unknown = new ScriptedWriter(1 << 14, 0.02, 1);
-        unknown.recordBytes = 1000; // no fitFrames: the ladder is not limited by record size
-        int[] v = unknown.decide(fallingCost, 60);
-        assertThat(v[v.length - 1]).isGreaterThan(8);
+        unknown.recordBytes = 1000; // no fitFrames: the degree is not limited by record size
+        unknown.decide(fallingCost, 60);
+        assertThat(unknown.largestInEffect).isGreaterThan(256);
     }
 
     @Test

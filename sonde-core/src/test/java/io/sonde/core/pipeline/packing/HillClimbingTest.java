@@ -136,31 +136,6 @@ class HillClimbingTest {
     }
 
     @Test
-    void aLoweredBoundMovesTheIndexDownAndARaisedOneLetsItClimbAgain() {
-        HillClimbing h = new HillClimbing(0, 10, 0);
-        h.update(-1); // the start is worse than the degree above: up
-        for (int s = 0; s < 8; s++) h.update(+1); // each degree reached beats the one it came from: up to 9, partner 8
-        assertThat(h.index()).isEqualTo(9);
-        h.limit(7);
-        assertThat(h.maxIndex()).isEqualTo(7);
-        assertThat(h.index()).as("above the new bound: moved down to it").isEqualTo(7);
-        assertThat(h.partner()).as("compared with the index below").isEqualTo(6);
-        h.update(+1); // 7 beats 6 and came up: a step up is clipped at the bound
-        assertThat(h.index()).isEqualTo(7);
-        h.limit(99);
-        assertThat(h.maxIndex()).as("never above the constructor's bound").isEqualTo(10);
-        h.update(+1);
-        assertThat(h.index()).as("the raised bound lets the rule step up again").isEqualTo(8);
-        h.limit(-3);
-        assertThat(h.maxIndex()).isZero();
-        assertThat(h.index()).isZero();
-        assertThat(h.partner()).as("a single index left: its own partner").isZero();
-        h.limit(4);
-        h.limit(4);
-        assertThat(h.partner()).as("a partner within the bound is kept").isEqualTo(1);
-    }
-
-    @Test
     void badArgumentsAreRefusedWithTheReason() {
         assertThatThrownBy(() -> new HillClimbing(3, 2, 2)).hasMessageContaining("bounds reversed");
         assertThatThrownBy(() -> new HillClimbing(0, 4, 5)).hasMessageContaining("start index 5 outside [0, 4]");
