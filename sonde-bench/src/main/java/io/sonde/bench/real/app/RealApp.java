@@ -6,6 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import javax.management.MBeanAttributeInfo;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -55,16 +57,15 @@ public final class RealApp {
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         long cpu0 = os.getProcessCpuTime();
-        java.util.Map<String, Long> threads0 = ThreadKindsCpu.snapshot();
-        java.util.concurrent.atomic.AtomicReference<java.util.Map<String, Long>> threadsHalf =
-                new java.util.concurrent.atomic.AtomicReference<>();
+        Map<String, Long> threads0 = ThreadKindsCpu.snapshot();
+        AtomicReference<Map<String, Long>> threadsHalf = new AtomicReference<>();
         long t0 = System.nanoTime();
         Slices slices = new Slices(ops, t0, () -> threadsHalf.set(ThreadKindsCpu.snapshot()));
         Workload.Outcome outcome = w.run(ops, slices);
         long t1 = System.nanoTime();
         slices.finished(t1);
         long cpu1 = os.getProcessCpuTime();
-        java.util.Map<String, Long> threads1 = ThreadKindsCpu.snapshot();
+        Map<String, Long> threads1 = ThreadKindsCpu.snapshot();
         lines.add("workload_wall_ns=" + (t1 - t0));
         lines.add("workload_cpu_ns=" + (cpu1 - cpu0));
         for (int k = 1; k <= Slices.COUNT; k++) {

@@ -17,10 +17,6 @@ final class Slices {
     private final AtomicLongArray ends = new AtomicLongArray(COUNT + 1);
     private final Runnable atHalf;
 
-    Slices(long ops, long startNanos) {
-        this(ops, startNanos, () -> {});
-    }
-
     /** {@code atHalf} runs once, on the thread that starts the first operation of the last half. */
     Slices(long ops, long startNanos, Runnable atHalf) {
         this.ops = ops;

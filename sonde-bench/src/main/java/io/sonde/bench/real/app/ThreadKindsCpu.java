@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -65,7 +66,7 @@ final class ThreadKindsCpu {
     }
 
     /** {@code end - start} per kind, as report lines {@code PREFIX.KIND_ms=...}. */
-    static void report(String prefix, Map<String, Long> start, Map<String, Long> end, java.util.List<String> lines) {
+    static void report(String prefix, Map<String, Long> start, Map<String, Long> end, List<String> lines) {
         for (Map.Entry<String, Long> e : end.entrySet()) {
             long d = e.getValue() - start.getOrDefault(e.getKey(), 0L);
             lines.add(prefix + "." + e.getKey() + "_ms=" + d / 1_000_000);

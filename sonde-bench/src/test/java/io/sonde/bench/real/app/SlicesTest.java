@@ -9,7 +9,7 @@ class SlicesTest {
 
     @Test
     void eachBoundaryIsTheFirstOperationOfItsTenthAndIsTakenOnce() {
-        Slices s = new Slices(25, System.nanoTime());
+        Slices s = new Slices(25, System.nanoTime(), () -> {});
         for (long op = 0; op < 25; op++) {
             s.starting(op);
             if (op == 12) {
@@ -29,7 +29,7 @@ class SlicesTest {
 
     @Test
     void fewerOperationsThanSlicesLeaveTheMissingBoundariesAtZero() {
-        Slices s = new Slices(3, System.nanoTime());
+        Slices s = new Slices(3, System.nanoTime(), () -> {});
         for (long op = 0; op < 3; op++) {
             s.starting(op);
         }
