@@ -10,13 +10,17 @@ import io.sonde.core.pipeline.RecordCounts;
 import io.sonde.format.Format;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 /**
  * The overhead budget ({@code budget=PERCENT}): on a daemon thread of its own ("sonde-budget"),
@@ -363,7 +367,8 @@ public final class BudgetController implements Runnable {
         int classes = 0;
         if (keep) {
             keptShare += leftCost;
-            for (ProbeLoad p : off) kept.put(p.name(), leftCost * p.executions() / Math.max(1, sum(off)));
+            long stepExecutions = Math.max(1, sum(off));
+            for (ProbeLoad p : off) kept.put(p.name(), leftCost * p.executions() / stepExecutions);
             keptInCode = kept.size();
         } else {
             long t0 = System.nanoTime();
@@ -413,11 +418,11 @@ public final class BudgetController implements Runnable {
      * an operator switched them on again ({@code stillOff} false; they stay in {@code kept}).
      */
     static List<String> withKeptOfSameClasses(List<String> names, Map<String, Double> kept,
-            java.util.function.Predicate<String> stillOff) {
-        java.util.Set<String> classes = new java.util.HashSet<>();
+            Predicate<String> stillOff) {
+        Set<String> classes = new HashSet<>();
         for (String n : names) classes.add(classOf(n));
         List<String> out = new ArrayList<>(names);
-        for (java.util.Iterator<String> it = kept.keySet().iterator(); it.hasNext(); ) {
+        for (Iterator<String> it = kept.keySet().iterator(); it.hasNext(); ) {
             String k = it.next();
             if (!classes.contains(classOf(k)) || !stillOff.test(k)) continue;
             out.add(k);
