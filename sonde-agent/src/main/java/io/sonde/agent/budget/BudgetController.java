@@ -8,7 +8,10 @@ import io.sonde.core.pipeline.Pipeline;
 import io.sonde.core.pipeline.ProbeTally;
 import io.sonde.core.pipeline.RecordCounts;
 import io.sonde.format.Format;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -116,6 +119,17 @@ public final class BudgetController implements Runnable {
     private final ProbeTally tally;
     private final com.sun.management.ThreadMXBean threads;
     private final List<Switch> switched = new CopyOnWriteArrayList<>();
+    /** Each switched probe's reason, for the state file (budget thread, and the start before it). */
+    private final Map<String, String> reasons = new LinkedHashMap<>();
+    /** The switches restored from the state file, recorded as events once the budget thread has its ring. */
+    private List<BudgetState.Entry> restored = List.of();
+    /** What became of {@code budget.state} (the counters' line); null when not set. */
+    private volatile String stateStatus;
+    /** The state file's last writing (the counters' line); null until a step writes it. */
+    private volatile String stateSaved;
+    /** False when the state file must not be written: it exists but could not be read (it is the operator's). */
+    private boolean stateWritable = true;
+    private boolean stateWriteFailed;
     private volatile double pairNanos = Double.NaN;
     /**
      * What the probes switched off but left in the code cost, as a share of the application's CPU
@@ -186,6 +200,7 @@ public final class BudgetController implements Runnable {
         if (!mx.isThreadCpuTimeEnabled()) mx.setThreadCpuTimeEnabled(true);
         weaving.measureCpu(threads);
         BudgetController c = new BudgetController(s, pipeline, catalog, threads, weaving::weavingCpuNanos);
+        c.restore(); // before the weaver starts: the probes learned earlier are never woven
         Thread t = new Thread(c, "sonde-budget");
         t.setDaemon(true);
         t.start();
@@ -198,6 +213,8 @@ public final class BudgetController implements Runnable {
             pairNanos = PairCost.calibrate();
             cost = new ExecutionCost(pairNanos);
             openEvents();
+            for (BudgetState.Entry e : restored) record(e.figures(), e.reason());
+            restored = List.of();
             mark(tally.snapshot());
             state = "on";
             intervalMillis = Math.min(FIRST_INTERVAL_MS, settings.intervalMillis());
@@ -347,6 +364,7 @@ public final class BudgetController implements Runnable {
         for (ProbeLoad p : off) {
             Switch s = new Switch(p.name(), p.executions(), 100 * p.costNanos() / executions, p.meanNanos(), p.meanDepth(), overhead);
             why.put(p.name(), reason(s));
+            reasons.put(p.name(), why.get(p.name()));
             step.add(s);
             names.add(p.name());
         }
@@ -381,7 +399,9 @@ public final class BudgetController implements Runnable {
             rewovenMillis += TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
             classesRewoven += classes;
         }
-        // the re-transformation's CPU on this thread is not the application's: start afresh after it
+        saveState();
+        // the re-transformation's CPU on this thread (and the state file's writing) is not the
+        // application's: start afresh after it
         mark(tally.snapshot());
         settling = true;
         AgentLog.info(String.format(Locale.ROOT, "budget: monitoring cost %.1f %% of the application's CPU time, budget %s %%;"
@@ -555,6 +575,86 @@ public final class BudgetController implements Runnable {
     }
 
     /**
+     * Applies {@code budget.state}: the probes an earlier run's budget switched off are switched
+     * off and left out of the code before any class is woven, each recorded (at the budget
+     * thread's start) as a switch with the earlier reason. Used when it was learned with this
+     * budget or a stricter one (a looser budget now would keep probes on that it switched off);
+     * probes pinned now stay on. A file that cannot be read is named with the problem on stderr
+     * and left as it is: the budget learns afresh and does not overwrite it.
+     */
+    private void restore() {
+        Path file = settings.state();
+        if (file == null) return;
+        BudgetState.Learned learned;
+        try {
+            learned = BudgetState.read(file);
+        } catch (BudgetState.Unreadable e) {
+            stateWritable = false;
+            stateStatus = file + " (not used, not written: " + e.getMessage() + ")";
+            AgentLog.info("budget.state not used and left as it is: " + e.getMessage());
+            return;
+        }
+        if (learned == null) {
+            stateStatus = file + " (none yet: this start learns it)";
+            return;
+        }
+        if (learned.percent() < settings.percent()) {
+            stateStatus = file + " (not used: learned with the stricter budget=" + trim(learned.percent()) + " %; this start learns it anew)";
+            AgentLog.info("budget.state " + file + " not used: it was learned with budget=" + trim(learned.percent())
+                    + ", stricter than this start's budget=" + trim(settings.percent()) + "; the budget learns anew and replaces it");
+            return;
+        }
+        String earlier = "switched off by the overhead budget at start, as it was in an earlier run (budget.state " + file
+                + ", written " + learned.written() + "); then: ";
+        Map<String, String> rules = new LinkedHashMap<>();
+        List<BudgetState.Entry> events = new ArrayList<>();
+        for (BudgetState.Entry e : learned.entries()) {
+            String name = e.figures().probe();
+            if (settings.pinned(name) || rules.containsKey(name)) continue;
+            rules.put(name, "switched off by the overhead budget and left out of the code: " + earlier + e.reason());
+            reasons.put(name, e.reason());
+            switched.add(e.figures());
+            events.add(new BudgetState.Entry(e.figures(), earlier + e.reason()));
+        }
+        catalog.switchOff(rules, ProbeCatalog.Origin.BUDGET);
+        catalog.leaveOutOfCode(rules.keySet());
+        restored = events;
+        stateStatus = String.format(Locale.ROOT, "%s (%d probe(s) left out of the code from the start, learned with budget=%s %%, written %s)",
+                file, rules.size(), trim(learned.percent()), learned.written());
+        AgentLog.info("budget: " + rules.size() + " probe(s) left out of the code from the start, as the budget switched them off"
+                + " in an earlier run (budget.state " + file + ", written " + learned.written() + ")");
+    }
+
+    /**
+     * Writes {@code budget.state}: every probe the budget switched off that is still off (an
+     * operator may have switched some on again), with its figures and reason. A failure is said
+     * once on stderr; the budget goes on.
+     */
+    private void saveState() {
+        Path file = settings.state();
+        if (file == null || !stateWritable) return;
+        List<BudgetState.Entry> out = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (Switch s : switched) {
+            if (seen.add(s.probe()) && offNow(s.probe())) out.add(new BudgetState.Entry(s, reasons.get(s.probe())));
+        }
+        try {
+            BudgetState.write(file, settings.percent(), Instant.now(), out);
+            stateSaved = String.format(Locale.ROOT, "%d probe(s) kept for the next start, at %s", out.size(), Instant.now());
+        } catch (IOException | RuntimeException e) {
+            if (!stateWriteFailed) AgentLog.info("budget.state " + file + " could not be written: " + e);
+            stateWriteFailed = true;
+            stateSaved = "could not be written: " + e;
+        }
+    }
+
+    /** True when the last switch rule for this exact name switched it off (probes left out of the code are not registered). */
+    private boolean offNow(String name) {
+        ProbeCatalog.SwitchRule r = catalog.lastSwitch(name);
+        return r != null && !r.enabled();
+    }
+
+    /**
      * Lines for the agent's counters ({@code sonde probes status}): the budget, the calibrated pair
      * cost, the last interval's overhead, and every probe switched off with its figures.
      */
@@ -571,6 +671,8 @@ public final class BudgetController implements Runnable {
         out.add("budget.switched.off=" + switched.size());
         out.add("budget.rewoven.classes=" + classesRewoven + " (" + rewovenMillis + " ms)");
         out.add("budget.cpu.ms=" + TimeUnit.NANOSECONDS.toMillis(ownCpu));
+        if (stateStatus != null) out.add("budget.state=" + stateStatus);
+        if (stateSaved != null) out.add("budget.state.saved=" + stateSaved);
         synchronized (history) {
             out.addAll(history);
         }
@@ -581,7 +683,7 @@ public final class BudgetController implements Runnable {
         return out.toArray(new String[0]);
     }
 
-    private static String trim(double v) {
+    static String trim(double v) {
         return v == Math.rint(v) ? String.valueOf((long) v) : String.valueOf(v);
     }
 }

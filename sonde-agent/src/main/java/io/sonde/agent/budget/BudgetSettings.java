@@ -3,18 +3,20 @@ package io.sonde.agent.budget;
 import io.sonde.agent.pattern.Glob;
 import io.sonde.core.config.ConfigKey;
 import io.sonde.core.config.SondeConfig;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The overhead budget as configured: {@code budget=PERCENT}, {@code budget.pin=PATTERN;PATTERN}
- * and {@code budget.interval.ms}.
+ * The overhead budget as configured: {@code budget=PERCENT}, {@code budget.pin=PATTERN;PATTERN},
+ * {@code budget.interval.ms} and {@code budget.state=FILE}.
  *
  * @param percent the most the agent may cost, in percent of the application's own CPU time
  * @param pins probes whose names match one of these are never switched off by the budget
  * @param intervalMillis how often cost and CPU time are compared
+ * @param state the file that keeps the switched-off probes from one start to the next, or null
  */
-public record BudgetSettings(double percent, List<Glob> pins, long intervalMillis) {
+public record BudgetSettings(double percent, List<Glob> pins, long intervalMillis, Path state) {
 
     public BudgetSettings {
         pins = List.copyOf(pins);
@@ -28,7 +30,9 @@ public record BudgetSettings(double percent, List<Glob> pins, long intervalMilli
         for (String p : config.get(ConfigKey.BUDGET_PIN).split(";")) {
             if (!p.isBlank()) pins.add(Glob.of(p.strip()));
         }
-        return new BudgetSettings(percent, pins, config.getLong(ConfigKey.BUDGET_INTERVAL_MS));
+        String state = config.get(ConfigKey.BUDGET_STATE).strip();
+        return new BudgetSettings(percent, pins, config.getLong(ConfigKey.BUDGET_INTERVAL_MS),
+                state.isEmpty() ? null : Path.of(state).toAbsolutePath());
     }
 
     /** True when the probe name matches a pin. */

@@ -114,6 +114,16 @@ public final class ProbeCatalog {
         return classes.isEmpty() ? 0 : reweaver.reweave(classes);
     }
 
+    /**
+     * Leaves the probes of these names out of the code of every class woven from now on, without
+     * re-transforming any: for a start that knows them before the classes load (the budget's
+     * state from an earlier run). As with {@link #removeFromCode}, an operator's switch on puts
+     * them back.
+     */
+    public void leaveOutOfCode(Collection<String> names) {
+        unwoven.addAll(names);
+    }
+
     /** True when some probe was taken out of the code ({@link #removeFromCode}) and is not back. */
     public boolean anyRemovedFromCode() {
         return !unwoven.isEmpty();

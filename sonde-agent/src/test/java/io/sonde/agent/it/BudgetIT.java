@@ -9,6 +9,7 @@ import io.sonde.format.read.AgentLog;
 import io.sonde.format.read.SondeLogs;
 import io.sonde.format.read.SondeReader;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -54,8 +55,13 @@ class BudgetIT {
      * line by its first word.
      */
     private Printed launch(String include, String app, String seconds, String budgetOptions) throws Exception {
+        return launch(dir, include, app, seconds, budgetOptions);
+    }
+
+    /** As {@link #launch(String, String, String, String)}, the log written into {@code output}. */
+    private Printed launch(Path output, String include, String app, String seconds, String budgetOptions) throws Exception {
         // block-forever: the run checks written == produced, which the default bounded wait does not promise under load
-        String options = "include=" + include + ",file.dir=" + dir + ",budget.interval.ms=250,policy=block-forever," + budgetOptions;
+        String options = "include=" + include + ",file.dir=" + output + ",budget.interval.ms=250,policy=block-forever," + budgetOptions;
         Set<String> off = new TreeSet<>();
         Set<String> on = new TreeSet<>();
         Map<String, List<String>> lines = new HashMap<>();
@@ -78,8 +84,13 @@ class BudgetIT {
 
     /** Reads the run's one log to its end, checks it is complete with nothing lost, and returns its switch events. */
     private List<Map<String, Object>> scanLog(RecordVisitor visitor) throws IOException {
+        return scanLog(dir, visitor);
+    }
+
+    /** As {@link #scanLog(RecordVisitor)}, the log in {@code output}. */
+    private static List<Map<String, Object>> scanLog(Path output, RecordVisitor visitor) throws IOException {
         List<Map<String, Object>> events = new ArrayList<>();
-        List<AgentLog> logs = SondeLogs.scan(dir);
+        List<AgentLog> logs = SondeLogs.scan(output);
         assertThat(logs).hasSize(1);
         try (SondeReader r = logs.get(0).open()) {
             while (r.next()) {
@@ -250,5 +261,59 @@ class BudgetIT {
         long t0After = steps.stream().filter(Step::afterMarker).mapToLong(s -> s.enters().getOrDefault(tiny(0), 0L)).sum();
         assertThat(steps.stream().filter(Step::afterMarker).count()).isEqualTo(BudgetManyApp.AFTER_ENABLE);
         assertThat(t0After).as(why).isPositive();
+    }
+
+    @Test
+    void aLaterStartLeavesWhatTheBudgetSwitchedOffBeforeOutOfTheCodeAndReportsItAsSwitched() throws Exception {
+        Path state = dir.resolve("state").resolve("budget.state");
+        String options = "budget=5,budget.pin=" + IMPORTANT + ",budget.state=" + state;
+        Printed first = launch(dir.resolve("first"), APP + "*", "io.sonde.agent.sample.BudgetApp", "3", options);
+        Set<String> firstSwitched = probesOf(scanLog(dir.resolve("first"), r -> { }));
+        assertThat(firstSwitched).as(first.stderr()).contains(TINY);
+        // the file keeps exactly what the run reports switched off
+        Set<String> kept = new TreeSet<>();
+        for (String line : Files.readAllLines(state)) {
+            if (!line.startsWith("#") && line.contains("\t")) kept.add(line.substring(0, line.indexOf('\t')));
+        }
+        assertThat(kept).isEqualTo(firstSwitched).isEqualTo(first.off());
+        assertThat(first.lines("counter")).anyMatch(c -> c.startsWith("budget.state=" + state + " (none yet"))
+                .anyMatch(c -> c.startsWith("budget.state.saved=" + kept.size() + " probe(s) kept"));
+
+        Map<String, Long> enters = new HashMap<>();
+        Printed second = launch(dir.resolve("second"), APP + "*", "io.sonde.agent.sample.BudgetApp", "3", options);
+        List<Map<String, Object>> events = scanLog(dir.resolve("second"), r -> {
+            if (r.type() == Format.ENTER) enters.merge(r.probeName(), 1L, Long::sum);
+        });
+        String why = second.stderr() + "\nevents: " + events;
+        // never woven: no record at all, not even before a first step; the others are recorded
+        for (String probe : kept) assertThat(enters.getOrDefault(probe, 0L)).as(probe + ": " + why).isZero();
+        assertThat(enters.get(IMPORTANT)).as(why).isPositive();
+        // and reported as switched off by the budget, with the earlier run's reason
+        assertThat(probesOf(events)).as(why).containsAll(kept);
+        for (Map<String, Object> e : events) {
+            if (kept.contains((String) e.get("probe"))) {
+                assertThat((String) e.get("reason")).contains("as it was in an earlier run (budget.state " + state)
+                        .contains("then: over budget");
+            }
+        }
+        assertThat(second.lines("counter")).as(why)
+                .anyMatch(c -> c.startsWith("budget.state=" + state + " (" + kept.size() + " probe(s) left out of the code from the start"))
+                .anyMatch(c -> c.startsWith("budget.off " + TINY + " executions="));
+        assertThat(second.stderr()).contains(kept.size() + " probe(s) left out of the code from the start");
+        assertThat(second.on()).doesNotContain(TINY);
+    }
+
+    @Test
+    void anUnreadableStateFileIsNamedWithItsProblemLeftAsItIsAndTheBudgetLearnsAfresh() throws Exception {
+        Path state = dir.resolve("budget.state");
+        String content = "sonde-budget-state 1\nbudget=5\nwritten=2026-11-25T17:30:00Z\n" + TINY + "\t12\tmany\t1\t2\t3\twhy\n";
+        Files.writeString(state, content);
+        Printed p = launch(dir.resolve("run"), APP + "*", "io.sonde.agent.sample.BudgetApp", "3",
+                "budget=5,budget.pin=" + IMPORTANT + ",budget.state=" + state);
+        assertThat(p.stderr()).contains("budget.state not used and left as it is: " + state + ":4: share 'many' is not a number");
+        assertThat(Files.readString(state)).isEqualTo(content);
+        // the budget works as without a state file
+        assertThat(probesOf(scanLog(dir.resolve("run"), r -> { }))).as(p.stderr()).contains(TINY);
+        assertThat(p.lines("counter")).anyMatch(c -> c.startsWith("budget.state=" + state + " (not used, not written:"));
     }
 }

@@ -43,6 +43,8 @@ public final class RealBenchmark {
     private final String jdkVersion;
     private Path appJar;
     private Path sondeAgent;
+    /** The budget's state file of the workload being run ({@code --budget-state}), or null. */
+    private Path budgetState;
     private Path kiekerAgent;
     private String sondeVersion;
 
@@ -110,6 +112,18 @@ public final class RealBenchmark {
         classPath.add(appJar);
         classPath.addAll(workload.classPath(cache));
         Map<String, List<RunMeasure>> measured = new LinkedHashMap<>();
+        budgetState = null;
+        if (options.budgetState() && options.frameworks().contains("sonde")) {
+            // learned once, unmeasured; each measured run starts from it (and may add to it)
+            budgetState = out.resolve(workload.label()).resolve("budget.state");
+            Files.deleteIfExists(budgetState);
+            RunMeasure learning = runOnce("sonde", workload, classPath, out.resolve(workload.label()).resolve("sonde").resolve("learning"));
+            System.err.printf(Locale.ROOT, "bench real: %s, sonde, learning run for budget.state (not measured): workload %s s%s%n",
+                    workload.label(), learning.workloadS(), learning.errors().isEmpty() ? "" : ", " + learning.errors());
+            if (!Files.isRegularFile(budgetState)) {
+                System.err.println("bench real: the learning run wrote no " + budgetState + " (its budget switched nothing off)");
+            }
+        }
         // The no-agent runs are the reference of correctness and weaving; made even when not reported.
         List<String> frameworks = new ArrayList<>(options.frameworks());
         boolean reportNone = frameworks.contains("none");
@@ -150,7 +164,8 @@ public final class RealBenchmark {
         switch (framework) {
             case "sonde" -> {
                 String agentOptions = "include=" + workload.sondeInclude() + ",writer=file,file.dir=" + output
-                        + (options.agentOptions().isBlank() ? "" : "," + options.agentOptions());
+                        + (options.agentOptions().isBlank() ? "" : "," + options.agentOptions())
+                        + (budgetState == null ? "" : ",budget.state=" + budgetState);
                 jvm.add("-javaagent:" + sondeAgent + "=" + agentOptions);
             }
             case "kieker" -> {
@@ -296,7 +311,8 @@ public final class RealBenchmark {
                 Math.round(median(runs, r -> (double) r.bytes())), dropped, correct,
                 (int) runs.stream().filter(r -> r.cut() != null).count(),
                 (int) runs.stream().filter(RunMeasure::failed).count(),
-                runs.stream().map(RunMeasure::workloadS).toList(), errors);
+                runs.stream().map(RunMeasure::workloadS).toList(), errors,
+                framework.equals("sonde") ? options.agentOptions() + (budgetState == null ? "" : ",budget.state (learned in an unmeasured run)") : null);
     }
 
     /** The median of the non-null values, or null when there are none. */

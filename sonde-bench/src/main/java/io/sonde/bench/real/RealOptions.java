@@ -27,10 +27,12 @@ import java.util.Set;
  * @param maxBytes     a run whose monitoring output grows beyond this is killed and reported as cut
  * @param h2Ops        operations of the h2 workload
  * @param httpRequests requests of the http workload
+ * @param budgetState  the Sonde runs keep the overhead budget's state ({@code budget.state}) per workload,
+ *                     learned in one unmeasured run before the measured ones
  */
 public record RealOptions(boolean quick, Path json, List<RealWorkload> workloads, List<String> frameworks, int runs,
         Path jdk, String agentOptions, Path out, Path sondeAgent, Path cache, int runTimeoutSeconds, long maxBytes,
-        long h2Ops, long httpRequests) {
+        long h2Ops, long httpRequests, boolean budgetState) {
 
     /** The configurations this benchmark knows, in the order they run. */
     public static final List<String> FRAMEWORKS = List.of("none", "sonde", "kieker");
@@ -45,6 +47,8 @@ public record RealOptions(boolean quick, Path json, List<RealWorkload> workloads
             "  --runs N               JVM runs per configuration (default 3; 1 with --quick)",
             "  --jdk PATH             JDK home the workloads run on (default: the running JDK)",
             "  --agent-options K=V,.. extra Sonde agent options, e.g. budget=5",
+            "  --budget-state         with budget=: one unmeasured Sonde run per workload learns the budget's",
+            "                         state (budget.state), and every measured Sonde run starts from it",
             "  --out DIR              output directory (default target/real)",
             "  --sonde-agent JAR      Sonde agent jar (default sonde-agent/target/sonde-agent.jar)",
             "  --cache DIR            download cache (default ~/.cache/sonde/bench)",
@@ -69,11 +73,16 @@ public record RealOptions(boolean quick, Path json, List<RealWorkload> workloads
         Long maxBytes = null;
         Long h2Ops = null;
         Long httpRequests = null;
+        boolean budgetState = false;
         OptionArgs arguments = new OptionArgs(args);
         while (arguments.next()) {
             String option = arguments.option();
             if (option.equals("--quick")) {
                 quick = true;
+                continue;
+            }
+            if (option.equals("--budget-state")) {
+                budgetState = true;
                 continue;
             }
             String value = arguments.value();
@@ -94,10 +103,15 @@ public record RealOptions(boolean quick, Path json, List<RealWorkload> workloads
                 default -> throw new IllegalArgumentException("unknown option " + option);
             }
         }
-        return new RealOptions(quick, json, workloads, frameworks, runs != null ? runs : quick ? 1 : 3, jdk,
+        RealOptions parsed = new RealOptions(quick, json, workloads, frameworks, runs != null ? runs : quick ? 1 : 3, jdk,
                 agentOptions, out, sondeAgent, cache, timeout != null ? timeout : quick ? 120 : 600,
                 maxBytes != null ? maxBytes : quick ? 500_000_000L : 4_000_000_000L,
-                h2Ops != null ? h2Ops : quick ? 200 : 2_000, httpRequests != null ? httpRequests : quick ? 200 : 5_000);
+                h2Ops != null ? h2Ops : quick ? 200 : 2_000, httpRequests != null ? httpRequests : quick ? 200 : 5_000,
+                budgetState);
+        if (budgetState && !agentOptions.contains("budget=")) {
+            throw new IllegalArgumentException("option --budget-state needs a budget in --agent-options (e.g. budget=5)");
+        }
+        return parsed;
     }
 
     /** The size of {@code workload} in these options (operations or requests). */
@@ -146,9 +160,10 @@ public record RealOptions(boolean quick, Path json, List<RealWorkload> workloads
                 throw new IllegalArgumentException("option --agent-options: '" + pair + "' is not KEY=VALUE");
             }
             String key = pair.substring(0, eq).trim();
-            if (List.of("include", "writer", "file.dir").contains(key)) {
+            if (List.of("include", "writer", "file.dir", "budget.state").contains(key)) {
                 throw new IllegalArgumentException("option --agent-options: " + key
-                        + " is set by the benchmark (include per workload, the file writer into the run's folder)");
+                        + " is set by the benchmark (include per workload, the file writer into the run's folder,"
+                        + " the budget's state with --budget-state)");
             }
         }
         return value;

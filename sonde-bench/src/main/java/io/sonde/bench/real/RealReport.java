@@ -52,6 +52,7 @@ final class RealReport {
             o.put("correct", r.correct());
             o.put("cut", r.cut());
             o.put("failed_runs", r.failedRuns());
+            if (r.agentOptions() != null) o.put("agent_options", r.agentOptions());
             ArrayNode runs = o.putArray("workload_runs_s");
             r.workloadRuns().forEach(v -> runs.add(round(v)));
             ArrayNode errors = o.putArray("errors");

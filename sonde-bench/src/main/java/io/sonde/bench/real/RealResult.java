@@ -31,8 +31,11 @@ import java.util.List;
  * @param failedRuns    runs that failed, were cut, or whose agent rejected its options
  * @param workloadRuns  each run's workload wall time, s
  * @param errors        problems and notes of the runs
+ * @param agentOptions  the options the Sonde agent ran with besides include and the writer's
+ *                      ({@code --agent-options}, and {@code budget.state} with {@code --budget-state});
+ *                      null for the others
  */
 record RealResult(String workload, String framework, String version, String library, long size, String jdk, int runs,
         Double startupS, Double readyS, Double weaveS, String weaveSource, Integer weaveClasses, Double workloadS,
         Double lastHalfS, Double cpuS, Double totalCpuS, Long executions, Long bytes, Long dropped, boolean correct, int cut,
-        int failedRuns, List<Double> workloadRuns, List<String> errors) {}
+        int failedRuns, List<Double> workloadRuns, List<String> errors, String agentOptions) {}

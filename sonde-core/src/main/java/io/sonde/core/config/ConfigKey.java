@@ -254,6 +254,13 @@ public enum ConfigKey {
             return range(v, 50, 60_000);
         }
     },
+    BUDGET_STATE("budget.state", "", "java agent only: a file where the budget keeps the probes it switched off, so"
+            + " that the next start leaves them out of the code from the beginning (empty: not kept)") {
+        @Override
+        String check(String v) {
+            return v.indexOf('\n') >= 0 || v.indexOf('\r') >= 0 ? "must be one file path" : null;
+        }
+    },
     OBSERVE("observe", "off", "off | on: start the observe endpoint (live monitoring, docs/live.md) on observe.bind (127.0.0.1)") {
         @Override
         String check(String v) {

@@ -1,0 +1,171 @@
+package io.sonde.agent.budget;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The budget's state file ({@code budget.state=FILE}): the probes the overhead budget switched off,
+ * with the figures and the reason of each switch, kept from one start of the program to the next.
+ * A start that finds the file leaves those probes out of the code from the beginning, so that it
+ * does not pay again for what the budget learned: the probes' cost until the steps, and the JIT
+ * compiling the classes again after each step's re-transformation.
+ *
+ * <p>Text, UTF-8, one switch per line, tab-separated:
+ * <pre>
+ * sonde-budget-state 1
+ * budget=5
+ * written=2026-11-25T17:30:00Z
+ * PROBE  EXECUTIONS  SHARE  MEAN_NS  DEPTH  OVERHEAD  REASON
+ * </pre>
+ * Lines starting with {@code #} are comments. Written whole to a temporary file beside it, then
+ * moved over it, so that a reader never sees half a file.
+ */
+final class BudgetState {
+    static final String MAGIC = "sonde-budget-state 1";
+    private static final int FIELDS = 7;
+
+    /** One switch as kept: its figures when it was made, and why. */
+    record Entry(BudgetController.Switch figures, String reason) {}
+
+    /** What a file holds: the budget it was learned with, when it was written, and the switches. */
+    record Learned(double percent, Instant written, List<Entry> entries) {}
+
+    /** A file that cannot be used; the message names the file, the line and the problem. */
+    static final class Unreadable extends Exception {
+        Unreadable(String message) {
+            super(message);
+        }
+    }
+
+    private BudgetState() {}
+
+    /** Reads {@code file}; null when it does not exist (a first start). */
+    static Learned read(Path file) throws Unreadable {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (IOException e) {
+            throw new Unreadable(file + ": cannot be read: " + e);
+        }
+        double percent = Double.NaN;
+        Instant written = null;
+        List<Entry> entries = new ArrayList<>();
+        int header = 0; // the three header lines seen so far
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            String at = file + ":" + (i + 1) + ": ";
+            if (line.isBlank() || line.startsWith("#")) continue;
+            if (header == 0) {
+                if (!line.strip().equals(MAGIC)) {
+                    throw new Unreadable(at + "not a budget state file of this version (expected '" + MAGIC + "', found '"
+                            + shorten(line) + "')");
+                }
+                header++;
+            } else if (header == 1) {
+                percent = number(at, value(at, line, "budget"), "budget");
+                if (!(percent > 0 && percent <= 100)) throw new Unreadable(at + "budget must be above 0 and at most 100");
+                header++;
+            } else if (header == 2) {
+                try {
+                    written = Instant.parse(value(at, line, "written"));
+                } catch (DateTimeParseException e) {
+                    throw new Unreadable(at + "written is not an instant such as 2026-11-25T17:30:00Z");
+                }
+                header++;
+            } else {
+                entries.add(entry(at, line));
+            }
+        }
+        if (header < 3) throw new Unreadable(file + ": ends before its header (" + MAGIC + ", budget=, written=)");
+        return new Learned(percent, written, List.copyOf(entries));
+    }
+
+    private static Entry entry(String at, String line) throws Unreadable {
+        String[] f = line.split("\t", -1);
+        if (f.length != FIELDS) {
+            throw new Unreadable(at + "expected " + FIELDS + " tab-separated fields (probe, executions, share, mean_ns, depth,"
+                    + " overhead, reason), found " + f.length);
+        }
+        String probe = f[0].strip();
+        if (probe.isEmpty() || probe.indexOf('.') <= 0 || probe.indexOf(' ') >= 0) {
+            throw new Unreadable(at + "'" + shorten(probe) + "' is not a probe name (class.method)");
+        }
+        long executions;
+        try {
+            executions = Long.parseLong(f[1].strip());
+        } catch (NumberFormatException e) {
+            throw new Unreadable(at + "executions '" + shorten(f[1]) + "' is not a whole number");
+        }
+        return new Entry(new BudgetController.Switch(probe, executions, number(at, f[2], "share"), number(at, f[3], "mean_ns"),
+                number(at, f[4], "depth"), number(at, f[5], "overhead")), f[6]);
+    }
+
+    /** Writes the switches, replacing the file whole. */
+    static void write(Path file, double percent, Instant written, List<Entry> entries) throws IOException {
+        StringBuilder out = new StringBuilder(64 + 160 * entries.size());
+        out.append(MAGIC).append('\n');
+        out.append("# the probes the overhead budget switched off; a start with budget.state=").append(file.getFileName())
+                .append(" leaves them out of the code (docs/agent.md)\n");
+        out.append("budget=").append(BudgetController.trim(percent)).append('\n');
+        out.append("written=").append(written).append('\n');
+        out.append("# probe\texecutions\tshare\tmean_ns\tdepth\toverhead\treason\n");
+        for (Entry e : entries) {
+            BudgetController.Switch s = e.figures();
+            out.append(s.probe()).append('\t').append(s.executions()).append('\t')
+                    .append(String.format(Locale.ROOT, "%.3f\t%.1f\t%.2f\t%.3f", s.share(), s.meanNanos(), s.depth(), s.overhead()))
+                    .append('\t').append(oneLine(e.reason())).append('\n');
+        }
+        Path dir = file.toAbsolutePath().getParent();
+        if (dir != null) Files.createDirectories(dir);
+        Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
+        try {
+            Files.writeString(tmp, out, StandardCharsets.UTF_8);
+            try {
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    private static String value(String at, String line, String key) throws Unreadable {
+        int eq = line.indexOf('=');
+        if (eq < 0 || !line.substring(0, eq).strip().equals(key)) {
+            throw new Unreadable(at + "expected " + key + "=..., found '" + shorten(line) + "'");
+        }
+        return line.substring(eq + 1).strip();
+    }
+
+    private static double number(String at, String text, String what) throws Unreadable {
+        try {
+            double v = Double.parseDouble(text.strip());
+            if (Double.isNaN(v) || Double.isInfinite(v)) throw new NumberFormatException();
+            return v;
+        } catch (NumberFormatException e) {
+            throw new Unreadable(at + what + " '" + shorten(text) + "' is not a number");
+        }
+    }
+
+    /** Tabs and line breaks would split the line: a reason is kept on one line, in one field. */
+    private static String oneLine(String text) {
+        return text.replace('\t', ' ').replace('\n', ' ').replace('\r', ' ');
+    }
+
+    private static String shorten(String text) {
+        return text.length() <= 60 ? text : text.substring(0, 57) + "...";
+    }
+}
