@@ -604,17 +604,16 @@ public final class BudgetController implements Runnable {
                     + ", stricter than this start's budget=" + trim(settings.percent()) + "; the budget learns anew and replaces it");
             return;
         }
-        String earlier = "switched off by the overhead budget at start, as it was in an earlier run (budget.state " + file
-                + ", written " + learned.written() + "); then: ";
+        String earlier = "as it was in an earlier run (budget.state " + file + ", written " + learned.written() + "); then: ";
         Map<String, String> rules = new LinkedHashMap<>();
         List<BudgetState.Entry> events = new ArrayList<>();
         for (BudgetState.Entry e : learned.entries()) {
             String name = e.figures().probe();
             if (settings.pinned(name) || rules.containsKey(name)) continue;
-            rules.put(name, "switched off by the overhead budget and left out of the code: " + earlier + e.reason());
+            rules.put(name, "switched off by the overhead budget at start and left out of the code, " + earlier + e.reason());
             reasons.put(name, e.reason());
             switched.add(e.figures());
-            events.add(new BudgetState.Entry(e.figures(), earlier + e.reason()));
+            events.add(new BudgetState.Entry(e.figures(), "switched off by the overhead budget at start, " + earlier + e.reason()));
         }
         catalog.switchOff(rules, ProbeCatalog.Origin.BUDGET);
         catalog.leaveOutOfCode(rules.keySet());
@@ -638,9 +637,10 @@ public final class BudgetController implements Runnable {
         for (Switch s : switched) {
             if (seen.add(s.probe()) && offNow(s.probe())) out.add(new BudgetState.Entry(s, reasons.get(s.probe())));
         }
+        Instant now = Instant.now();
         try {
-            BudgetState.write(file, settings.percent(), Instant.now(), out);
-            stateSaved = String.format(Locale.ROOT, "%d probe(s) kept for the next start, at %s", out.size(), Instant.now());
+            BudgetState.write(file, settings.percent(), now, out);
+            stateSaved = String.format(Locale.ROOT, "%d probe(s) kept for the next start, at %s", out.size(), now);
         } catch (IOException | RuntimeException e) {
             if (!stateWriteFailed) AgentLog.info("budget.state " + file + " could not be written: " + e);
             stateWriteFailed = true;
