@@ -381,6 +381,7 @@ public final class BudgetController implements Runnable {
         catalog.switchOff(rules, ProbeCatalog.Origin.BUDGET);
         switched.addAll(step);
         for (Switch s : step) record(s, why.get(s.probe()));
+        saveState(); // before the re-transformation, which a short program may not outlive
         experiment = experiment(now, before, appThreads, live, made, start, end);
         int classes = 0;
         if (keep) {
@@ -399,7 +400,6 @@ public final class BudgetController implements Runnable {
             rewovenMillis += TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
             classesRewoven += classes;
         }
-        saveState();
         // the re-transformation's CPU on this thread (and the state file's writing) is not the
         // application's: start afresh after it
         mark(tally.snapshot());
