@@ -23,7 +23,8 @@ import picocli.CommandLine.Parameters;
  * agent into a JVM that is already running (dynamic attach), with the same options as
  * {@code -javaagent:sonde-agent.jar=...}; classes already loaded that match the include patterns
  * are re-transformed, with the progress printed. Afterwards prints the agent's status and any option
- * errors (exit code 1). A JVM whose agent already runs with other options is refused (exit code 1):
+ * errors (exit code 1), as the agent published them when done (no JMX connection; also with
+ * {@code jmx=off}). A JVM whose agent already runs with other options is refused (exit code 1):
  * an agent's options cannot change while it runs.
  */
 @Command(
@@ -67,9 +68,18 @@ public final class AttachCommand implements Callable<Integer> {
                         + before.getProperty(AgentState.ORIGIN_PROPERTY) + ")");
             } else {
                 jvm.loadAgent(jar, agentOptions);
-                awaitWeaving(jvm, agentOptions, out);
+                Properties done = awaitWeaving(jvm, agentOptions, out);
+                // the status the agent published when done: no JMX connection to open (it costs as much as
+                // a fifth of the command), and the same with jmx=off
+                AgentState.Status status = done == null ? null : AgentState.Status.of(done);
+                if (status != null) {
+                    int errors = ProbesCommand.printStatus(status, out);
+                    out.flush();
+                    return errors == 0 ? 0 : 1;
+                }
             }
         }
+        // an agent that already ran (its current counters), or one that publishes no status: its MBean
         try (ProbeControlClient agent = ProbeControlClient.attach(pid)) {
             int errors = ProbesCommand.printStatus(agent.probes(), out);
             out.flush();
@@ -89,9 +99,10 @@ public final class AttachCommand implements Callable<Integer> {
 
     /**
      * Follows the weaving the attach started (the agent publishes its progress as a system
-     * property) until it is done, printing the progress.
+     * property) until it is done, printing the progress; returns the target's system properties
+     * when done, null for an agent that publishes no progress.
      */
-    private void awaitWeaving(LocalJvm jvm, String agentOptions, PrintWriter out) {
+    private static Properties awaitWeaving(LocalJvm jvm, String agentOptions, PrintWriter out) {
         long lastPrint = 0;
         while (true) {
             Properties now = jvm.systemProperties();
@@ -101,7 +112,7 @@ public final class AttachCommand implements Callable<Integer> {
             }
             AgentState.Weaving w = AgentState.Weaving.of(now);
             if (w == null) {
-                return; // an agent that publishes no progress
+                return null; // an agent that publishes no progress
             }
             if (w.done()) {
                 if (running != null) {
@@ -112,7 +123,7 @@ public final class AttachCommand implements Callable<Integer> {
                         out.println("where the time went: " + phases);
                     }
                 }
-                return;
+                return now;
             }
             long t = System.nanoTime();
             if (w.total() > 0 && (lastPrint == 0 || t - lastPrint >= PROGRESS_EVERY_NANOS)) {
@@ -124,7 +135,7 @@ public final class AttachCommand implements Callable<Integer> {
                 Thread.sleep(50);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return;
+                return null;
             }
         }
     }
