@@ -94,7 +94,7 @@ public final class AgentRuntime {
             ProbesControl control = registerMBean(
                     parsed.options(), null, null, null, errors, "not monitoring: bad options", agentJar, null, phases);
             if (dynamic) {
-                AgentState.Status.of(control).publish(System.getProperties()); // before "done": read after it
+                publishStatus(control); // before "done": read after it
                 publishWeaving(new AgentState.Weaving(true, 0, 0, millisSince(loadedAt)));
             }
             return;
@@ -164,9 +164,8 @@ public final class AgentRuntime {
             }
             if (dynamic) {
                 int n = instrumenter.loadedClassesWoven();
-                // before "done": read after it; the status for sonde attach, which then needs no JMX connection
-                System.setProperty(AgentState.PHASES_PROPERTY, phases.summary());
-                AgentState.Status.of(control).publish(System.getProperties());
+                System.setProperty(AgentState.PHASES_PROPERTY, phases.summary()); // before "done": read after it
+                publishStatus(control);
                 publishWeaving(new AgentState.Weaving(true, n, Math.max(n, instrumenter.retransformTotal()),
                         millisSince(loadedAt)));
                 if (stats.on()) {
@@ -197,6 +196,18 @@ public final class AgentRuntime {
 
     private static void publishWeaving(AgentState.Weaving w) {
         System.setProperty(AgentState.WEAVING_PROPERTY, w.format());
+    }
+
+    /**
+     * The status for {@code sonde attach}, which reads it after "done" and so needs no JMX
+     * connection; a failure here is logged and never keeps "done" from being published.
+     */
+    private static void publishStatus(ProbesControl control) {
+        try {
+            AgentState.Status.of(control).publish(System.getProperties());
+        } catch (RuntimeException e) {
+            AgentLog.info("could not publish the status for sonde attach (sonde probes status shows it): " + e);
+        }
     }
 
     private static long millisSince(long nanoTime) {
