@@ -71,6 +71,7 @@ public final class AgentRuntime {
         }
         long loadedAt = enteredNanos;
         if (dynamic) {
+            System.clearProperty(AgentState.STATUS_PROPERTY); // an earlier attach's: not this one's
             publishWeaving(new AgentState.Weaving(false, 0, 0, 0));
         }
         // Byte Buddy is relocated, so is the name of its property; safe mode avoids sun.misc.Unsafe
@@ -90,8 +91,10 @@ public final class AgentRuntime {
                 AgentLog.info(e);
             }
             AgentLog.info("bad options: the application runs unmonitored");
-            registerMBean(parsed.options(), null, null, null, errors, "not monitoring: bad options", agentJar, null, phases);
+            ProbesControl control = registerMBean(
+                    parsed.options(), null, null, null, errors, "not monitoring: bad options", agentJar, null, phases);
             if (dynamic) {
+                publishStatus(control); // before "done": read after it
                 publishWeaving(new AgentState.Weaving(true, 0, 0, millisSince(loadedAt)));
             }
             return;
@@ -154,7 +157,7 @@ public final class AgentRuntime {
                 }
                 phases.end("executors");
             }
-            registerMBean(o, catalog, instrumenter, stats, List.of(), status, agentJar, budget, phases);
+            ProbesControl control = registerMBean(o, catalog, instrumenter, stats, List.of(), status, agentJar, budget, phases);
             phases.end("mbean");
             if (o.verbose()) {
                 AgentLog.info(status + "; " + instrumenter.transformedClasses() + " class(es) instrumented at start");
@@ -162,6 +165,7 @@ public final class AgentRuntime {
             if (dynamic) {
                 int n = instrumenter.loadedClassesWoven();
                 System.setProperty(AgentState.PHASES_PROPERTY, phases.summary()); // before "done": read after it
+                publishStatus(control);
                 publishWeaving(new AgentState.Weaving(true, n, Math.max(n, instrumenter.retransformTotal()),
                         millisSince(loadedAt)));
                 if (stats.on()) {
@@ -192,6 +196,18 @@ public final class AgentRuntime {
 
     private static void publishWeaving(AgentState.Weaving w) {
         System.setProperty(AgentState.WEAVING_PROPERTY, w.format());
+    }
+
+    /**
+     * The status for {@code sonde attach}, which reads it after "done" and so needs no JMX
+     * connection; a failure here is logged and never keeps "done" from being published.
+     */
+    private static void publishStatus(ProbesControl control) {
+        try {
+            AgentState.Status.of(control).publish(System.getProperties());
+        } catch (RuntimeException e) {
+            AgentLog.info("could not publish the status for sonde attach (sonde probes status shows it): " + e);
+        }
     }
 
     private static long millisSince(long nanoTime) {
@@ -228,7 +244,8 @@ public final class AgentRuntime {
         }
     }
 
-    private static void registerMBean(
+    /** The agent's control (probe switch, and MBean unless {@code jmx=off}): registered and returned. */
+    private static ProbesControl registerMBean(
             AgentOptions o, ProbeCatalog catalog, Instrumenter instrumenter, WeaveStats stats, List<String> errors,
             String status, String agentJar, BudgetController budget, StartPhases phases) {
         ProbesControl control = new ProbesControl(
@@ -245,13 +262,14 @@ public final class AgentRuntime {
                 status);
         ProbeSwitch.registerForProcess(control); // observers switch probes through the same switch
         if (!o.jmx()) {
-            return;
+            return control;
         }
         try {
             control.register(agentJar);
         } catch (Exception | LinkageError e) {
             AgentLog.info("could not register the JMX MBean " + ProbeControlMBean.OBJECT_NAME + ": " + e);
         }
+        return control;
     }
 
     /** The overhead budget ({@code budget=PERCENT}), or null when off or unavailable. */

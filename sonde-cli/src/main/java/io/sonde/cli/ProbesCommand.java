@@ -1,5 +1,6 @@
 package io.sonde.cli;
 
+import io.sonde.core.control.AgentState;
 import io.sonde.core.control.ProbeControlClient;
 import io.sonde.core.control.ProbeControlException;
 import io.sonde.core.control.ProbeControlMBean;
@@ -130,17 +131,15 @@ public final class ProbesCommand implements Callable<Integer> {
 
     /** Prints status, counters and configuration errors; returns the number of errors. */
     static int printStatus(ProbeControlMBean probes, PrintWriter out) {
-        out.println("status: " + probes.getStatus());
-        out.println("probes: " + probes.getProbeCount() + " (" + probes.getEnabledProbeCount() + " on), classes instrumented: "
-                + probes.getInstrumentedClassCount());
-        for (String c : probes.getCounters()) {
-            out.println(c);
+        return printStatus(AgentState.Status.of(probes), out);
+    }
+
+    /** Prints a status's lines; returns its number of configuration errors. */
+    static int printStatus(AgentState.Status status, PrintWriter out) {
+        for (String line : status.lines()) {
+            out.println(line);
         }
-        String[] errors = probes.getConfigErrors();
-        for (String e : errors) {
-            out.println("error: " + e);
-        }
-        return errors.length;
+        return status.errors();
     }
 
     /** The hint users need when a process has no agent to talk to. */

@@ -10,6 +10,8 @@ import io.sonde.core.control.ProbeControlException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.List;
 import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -30,8 +32,15 @@ import picocli.CommandLine.Command;
         name = "sonde",
         mixinStandardHelpOptions = true,
         versionProvider = SondeCommand.Version.class,
-        description = "Low-overhead monitoring middleware: monitor, measure, model, predict.",
-        subcommands = {
+        description = "Low-overhead monitoring middleware: monitor, measure, model, predict.")
+public final class SondeCommand implements Runnable {
+
+    /**
+     * The sub-commands, in the order {@code sonde --help} lists them. Added by {@link
+     * #commandLine(String...)}, not by the annotation, so that a command line naming one builds
+     * only that one.
+     */
+    private static final List<Class<?>> COMMANDS = List.of(
             CommandLine.HelpCommand.class,
             DemoCommand.class,
             ReceiveCommand.class,
@@ -45,9 +54,7 @@ import picocli.CommandLine.Command;
             LsCommand.class, GetCommand.class, WatchCommand.class,
             SensorSwitchCommand.Suspend.class, SensorSwitchCommand.Resume.class, ProbeListCommand.class,
             LabCommand.class, PredictCommand.class,
-            DashboardCommand.class,
-        })
-public final class SondeCommand implements Runnable {
+            DashboardCommand.class);
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -63,7 +70,7 @@ public final class SondeCommand implements Runnable {
 
     /** Runs the command line and returns the exit code (0 ok, 1 failure, 2 usage error). */
     public static int execute(String... args) {
-        CommandLine cl = new CommandLine(new SondeCommand());
+        CommandLine cl = commandLine(args);
         cl.setParameterExceptionHandler((ex, arguments) -> {
             CommandLine c = ex.getCommandLine();
             String name = c.getCommandSpec().qualifiedName();
@@ -91,6 +98,36 @@ public final class SondeCommand implements Runnable {
             return CommandLine.ExitCode.SOFTWARE;
         });
         return cl.execute(args);
+    }
+
+    /**
+     * The {@code sonde} command line for {@code args}. When the first argument names a sub-command
+     * (not {@code help}), only that one is added: picocli inspects each sub-command's
+     * annotations when it is added, about 70 ms for all of them on a cold JVM, a sixteenth of a
+     * {@code sonde attach} (docs/benchmarks.md); that sub-command parses, runs and prints its help
+     * and errors as in the whole tree. Otherwise (no argument, an option, {@code help}, an unknown
+     * name) every sub-command is added.
+     */
+    static CommandLine commandLine(String... args) {
+        CommandLine cl = new CommandLine(new SondeCommand());
+        Class<?> named = args.length == 0 ? null : subcommandNamed(args[0]);
+        for (Class<?> c : COMMANDS) {
+            if (named == null || c == named) {
+                cl.addSubcommand(c);
+            }
+        }
+        return cl;
+    }
+
+    /** The sub-command (other than help) whose name or alias is {@code name}, or null. */
+    private static Class<?> subcommandNamed(String name) {
+        for (Class<?> c : COMMANDS) {
+            Command a = c.getAnnotation(Command.class);
+            if (c != CommandLine.HelpCommand.class && (a.name().equals(name) || Arrays.asList(a.aliases()).contains(name))) {
+                return c;
+            }
+        }
+        return null;
     }
 
     /**

@@ -3,6 +3,8 @@ package io.sonde.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sonde.agent.testing.AgentJvm;
+import io.sonde.core.control.LocalJvm;
+import io.sonde.core.control.LoopbackConnector;
 import io.sonde.format.Format;
 import io.sonde.format.read.SondeLogs;
 import io.sonde.format.read.SondeReader;
@@ -187,6 +189,53 @@ class AgentCommandsTest {
                 "include=" + APP + "*", "policy=drop", "file.dir=" + dir);
         assertThat(fixed[0]).as("stdout %s stderr %s", fixed[1], fixed[2]).isEqualTo(0);
         assertThat(lines(fixed[1])).contains("status: monitoring 1 method rule(s) from attach options, loaded by attach");
+        stop(); // the application carries on
+    }
+
+    /**
+     * {@code sonde attach} prints the status the agent published when its weaving was done: the
+     * full status even with {@code jmx=off} (no MBean to ask), and with {@code jmx=on} no JMX
+     * connection opened (the agent's loopback connector, started by a client's request, is not).
+     */
+    @Test
+    void attachPrintsTheStatusWithoutJmx() throws Exception {
+        start(null);
+        String pid = Long.toString(process.pid());
+        Object[] off = sonde("attach", "--pid", pid, "--agent", AGENT_JAR.toString(),
+                "include=" + APP + "$Ticker.*", "jmx=off", "writer=discard");
+        assertThat(off[0]).as("stdout %s stderr %s", off[1], off[2]).isEqualTo(0);
+        assertThat(lines(off[1])).contains("status: monitoring 1 method rule(s) from attach options, loaded by attach",
+                        "probes: 2 (2 on), classes instrumented: 1")
+                .anyMatch(l -> l.startsWith("records.produced="))
+                .anyMatch(l -> l.startsWith("start.total.ms="))
+                .noneMatch(l -> l.startsWith("error: "))
+                .noneMatch(l -> l.contains("JMX MBean is switched off"));
+        stop();
+
+        start(null);
+        pid = Long.toString(process.pid());
+        Object[] on = sonde("attach", "--pid", pid, "--agent", AGENT_JAR.toString(),
+                "include=" + APP + "$Ticker.*", "writer=discard");
+        assertThat(on[0]).as("stdout %s stderr %s", on[1], on[2]).isEqualTo(0);
+        assertThat(lines(on[1])).contains("status: monitoring 1 method rule(s) from attach options, loaded by attach",
+                "probes: 2 (2 on), classes instrumented: 1");
+        try (LocalJvm jvm = LocalJvm.attach(process.pid())) {
+            java.util.Properties target = jvm.systemProperties();
+            assertThat(target.getProperty(LoopbackConnector.AGENT_PROPERTY)).as("the MBean is registered").isNotNull();
+            assertThat(target.getProperty(LoopbackConnector.URL_PROPERTY)).as("no JMX connector started").isNull();
+        }
+        stop();
+    }
+
+    /** Option errors: exit code 1 with the errors, from the published status, also with {@code jmx=off}. */
+    @Test
+    void attachReportsBadOptionsWithoutJmx() throws Exception {
+        start(null);
+        Object[] r = sonde("attach", "--pid", Long.toString(process.pid()), "--agent", AGENT_JAR.toString(),
+                "include=" + APP + "*", "jmx=off", "policy=sometimes");
+        assertThat(r[0]).as("stdout %s stderr %s", r[1], r[2]).isEqualTo(1);
+        assertThat(lines(r[1])).contains("status: not monitoring: bad options",
+                "error: attach options entry 3: bad value 'sometimes' for key 'policy': must be one of block, drop, block-forever");
         stop(); // the application carries on
     }
 

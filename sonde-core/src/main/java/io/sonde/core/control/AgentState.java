@@ -1,12 +1,16 @@
 package io.sonde.core.control;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Properties;
 
 /**
  * What a running Sonde agent publishes about itself as system properties of its JVM, for
  * {@code sonde attach} (which reads them through the attach API, see
- * {@link LocalJvm#systemProperties()}): the options it runs with, how it was loaded, and the
- * progress of the weaving an attach started. Only the same user (attach API) or code inside the
+ * {@link LocalJvm#systemProperties()}): the options it runs with, how it was loaded, the
+ * progress of the weaving an attach started and, once it is done, the agent's status (so the
+ * command needs no JMX connection to print it). Only the same user (attach API) or code inside the
  * JVM can read them. Both ends compile against this class (sonde-core is in the agent and the CLI).
  * The names do not start with {@code sonde.}: those system properties are configuration keys.
  */
@@ -28,6 +32,14 @@ public final class AgentState {
      * {@code PHASE M ms, ...} in order, from the JVM calling {@code agentmain} to the weaving done.
      */
     public static final String PHASES_PROPERTY = "io.sonde.agent.phases";
+    /**
+     * The agent's status as {@code sonde probes status} prints it ({@link Status#lines()}, one
+     * per line), set by an attach just before {@link #WEAVING_PROPERTY} says {@code done}, and
+     * cleared when an attach starts.
+     */
+    public static final String STATUS_PROPERTY = "io.sonde.agent.status";
+    /** How many of the {@link #STATUS_PROPERTY} lines are option errors; set with it. */
+    public static final String STATUS_ERRORS_PROPERTY = "io.sonde.agent.status.errors";
 
     /** Origin of an agent started by {@code -javaagent}. */
     public static final String JAVAAGENT = "-javaagent";
@@ -59,6 +71,58 @@ public final class AgentState {
         /** The property value for this state. */
         public String format() {
             return (done ? "done " : "weaving ") + woven + "/" + total + (done ? " " + millis : "");
+        }
+    }
+
+    /**
+     * The agent's status as a person reads it: its state, probe counts, counters and option
+     * errors, one line each; {@code errors} of them are option errors (the agent then monitors
+     * nothing). The same lines whether read over JMX ({@code sonde probes status}) or, after an
+     * attach, from {@link #STATUS_PROPERTY}.
+     */
+    public record Status(List<String> lines, int errors) {
+
+        /** Copies the lines. */
+        public Status {
+            lines = List.copyOf(lines);
+        }
+
+        /** The status of the agent behind {@code probes} as it is now. */
+        public static Status of(ProbeControlMBean probes) {
+            List<String> lines = new ArrayList<>();
+            lines.add("status: " + probes.getStatus());
+            lines.add("probes: " + probes.getProbeCount() + " (" + probes.getEnabledProbeCount()
+                    + " on), classes instrumented: " + probes.getInstrumentedClassCount());
+            lines.addAll(Arrays.asList(probes.getCounters()));
+            String[] errors = probes.getConfigErrors();
+            for (String e : errors) {
+                lines.add("error: " + e);
+            }
+            return new Status(lines, errors.length);
+        }
+
+        /**
+         * Reads {@link #STATUS_PROPERTY} and {@link #STATUS_ERRORS_PROPERTY}; null when either
+         * is absent or not in the published form (an agent that does not publish its status).
+         */
+        public static Status of(Properties properties) {
+            String text = properties.getProperty(STATUS_PROPERTY);
+            String errors = properties.getProperty(STATUS_ERRORS_PROPERTY);
+            if (text == null || errors == null) {
+                return null;
+            }
+            try {
+                return new Status(text.isEmpty() ? List.of() : List.of(text.split("\n", -1)), Integer.parseInt(errors));
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
+
+        /** Sets {@link #STATUS_PROPERTY} and {@link #STATUS_ERRORS_PROPERTY} in {@code properties}. */
+        public void publish(Properties properties) {
+            // the errors first: a reader that finds the text finds its count (both are read at once anyway)
+            properties.setProperty(STATUS_ERRORS_PROPERTY, Integer.toString(errors));
+            properties.setProperty(STATUS_PROPERTY, String.join("\n", lines));
         }
     }
 }
