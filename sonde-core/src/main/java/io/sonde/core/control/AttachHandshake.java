@@ -3,6 +3,7 @@ package io.sonde.core.control;
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -10,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * {@link VirtualMachine#attach(String)} without its first sleep. When a HotSpot JVM's attach
@@ -24,6 +26,11 @@ import java.util.concurrent.TimeUnit;
  * {@code -Xrs} would die of it). In every other case, and when the socket does not appear in time,
  * the plain JDK attach runs, which has its own handshake; the reason is logged at DEBUG level
  * ({@link System.Logger}, silent by default).
+ *
+ * <p>Neither handshake is started on a process that is not a JVM: the JDK's attach sends SIGQUIT
+ * to any process that catches it (a shell, an init process) and then waits 10 s for a socket that
+ * never comes. Where {@code /proc/<pid>/maps} is readable and maps no {@code libjvm.so},
+ * {@link #attach} refuses at once and sends nothing.
  */
 public final class AttachHandshake {
 
@@ -57,6 +64,10 @@ public final class AttachHandshake {
      * @throws IOException as {@link VirtualMachine#attach(String)}
      */
     public static VirtualMachine attach(long pid) throws AttachNotSupportedException, IOException {
+        String notJvm = notAJvm(pid);
+        if (notJvm != null) {
+            throw new AttachNotSupportedException(notJvm);
+        }
         startListener(pid, LISTENER_TIMEOUT_NANOS);
         return VirtualMachine.attach(Long.toString(pid));
     }
@@ -102,6 +113,25 @@ public final class AttachHandshake {
             Thread.currentThread().interrupt();
             return notDone(pid, "interrupted");
         }
+    }
+
+    /**
+     * Why process {@code pid} is surely not a HotSpot JVM (no {@code libjvm.so} among its mapped
+     * files), or null when it is one or this cannot be told (not Linux, maps not readable).
+     */
+    static String notAJvm(long pid) {
+        if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")) {
+            return null;
+        }
+        Path maps = PROC.resolve(Long.toString(pid)).resolve("maps");
+        try (Stream<String> lines = Files.lines(maps)) {
+            if (lines.anyMatch(l -> l.endsWith("/libjvm.so"))) {
+                return null;
+            }
+        } catch (IOException | UncheckedIOException | SecurityException e) {
+            return null; // cannot tell: the JDK's attach decides
+        }
+        return "process " + pid + " is not a Java VM (no libjvm.so in " + maps + "); no signal was sent to it";
     }
 
     /** Why the fast path must not be tried on {@code pid}, or null when it may. */

@@ -1,7 +1,9 @@
 package io.sonde.core.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -115,6 +117,27 @@ class AttachHandshakeTest {
         }
         long gone = ProcessHandle.allProcesses().mapToLong(ProcessHandle::pid).max().orElse(1) + 100_000;
         assertThat(AttachHandshake.startListener(gone, WAIT_NANOS)).isEqualTo(AttachHandshake.Outcome.NOT_DONE);
+    }
+
+    @Test
+    void aProcessThatCatchesSigquitButIsNoJvmIsRefusedWithoutASignal() throws Exception {
+        // a shell that catches SIGQUIT (as an init process may): the JDK's attach would signal it
+        Path got = dir.resolve("got-quit");
+        Process shell = new ProcessBuilder("bash", "-c", "trap 'touch " + got + "' QUIT; echo ready; while true; do sleep 0.05; done")
+                .redirectErrorStream(true).start();
+        try {
+            assertThat(new String(shell.getInputStream().readNBytes(6))).isEqualTo("ready\n"); // the trap is set
+            assertThatThrownBy(() -> AttachHandshake.attach(shell.pid())).isInstanceOf(AttachNotSupportedException.class)
+                    .hasMessageContaining("process " + shell.pid() + " is not a Java VM (no libjvm.so in /proc/" + shell.pid() + "/maps)");
+            Thread.sleep(200); // a signal sent would have run the trap by now (it runs between sleeps of 50 ms)
+            assertThat(got).as("no SIGQUIT was sent").doesNotExist();
+            assertThat(shell.isAlive()).isTrue();
+        } finally {
+            shell.destroyForcibly().waitFor(60, TimeUnit.SECONDS);
+        }
+        // a JVM is one
+        Process jvm = startJvm("-Dattach.marker=jvm");
+        assertThat(AttachHandshake.notAJvm(jvm.pid())).isNull();
     }
 
     /** A jar of only a manifest naming AttachTarget as its agent: the target finds the class on its class path. */
