@@ -163,7 +163,7 @@ public final class AttachHandshake {
         if ((Long.parseUnsignedLong(caught, 16) & (1L << (SIGQUIT - 1))) == 0) {
             return "does not catch SIGQUIT (-Xrs, or not a JVM)";
         }
-        return null;
+        return notAJvm(pid);
     }
 
     /** The value of field {@code name} of a /proc status file, or null. */
