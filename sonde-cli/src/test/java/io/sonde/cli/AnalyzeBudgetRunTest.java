@@ -28,7 +28,7 @@ class AnalyzeBudgetRunTest {
         assertThat(AGENT_JAR).as("the agent jar (built by sonde-agent's package phase)").isRegularFile();
         Path logs = dir.resolve("logs");
         Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m",
-                "-javaagent:" + AGENT_JAR.toAbsolutePath() + "=include=" + APP + "$*,budget=5,budget.interval.ms=250,"
+                "-javaagent:" + AGENT_JAR.toAbsolutePath() + "=include=" + APP + "$*,budget=5,budget.interval.ms=250,budget.trivial=off,"
                         + "budget.pin=" + APP + "$Work.*,file.dir=" + logs,
                 "-cp", System.getProperty("java.class.path"), APP, "2")
                 .redirectErrorStream(true).start();

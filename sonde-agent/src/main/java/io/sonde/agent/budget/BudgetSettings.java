@@ -9,14 +9,15 @@ import java.util.List;
 
 /**
  * The overhead budget as configured: {@code budget=PERCENT}, {@code budget.pin=PATTERN;PATTERN},
- * {@code budget.interval.ms} and {@code budget.state=FILE}.
+ * {@code budget.interval.ms}, {@code budget.trivial} and {@code budget.state=FILE}.
  *
  * @param percent the most the agent may cost, in percent of the application's own CPU time
  * @param pins probes whose names match one of these are never switched off by the budget
  * @param intervalMillis how often cost and CPU time are compared
  * @param state the file that keeps the switched-off probes from one start to the next, or null
+ * @param trivial whether trivial methods are left out of the code when first woven
  */
-public record BudgetSettings(double percent, List<Glob> pins, long intervalMillis, Path state) {
+public record BudgetSettings(double percent, List<Glob> pins, long intervalMillis, Path state, boolean trivial) {
 
     public BudgetSettings {
         pins = List.copyOf(pins);
@@ -32,7 +33,7 @@ public record BudgetSettings(double percent, List<Glob> pins, long intervalMilli
         }
         String state = config.get(ConfigKey.BUDGET_STATE).strip();
         return new BudgetSettings(percent, pins, config.getLong(ConfigKey.BUDGET_INTERVAL_MS),
-                state.isEmpty() ? null : Path.of(state).toAbsolutePath());
+                state.isEmpty() ? null : Path.of(state).toAbsolutePath(), config.get(ConfigKey.BUDGET_TRIVIAL).equals("on"));
     }
 
     /** True when the probe name matches a pin. */

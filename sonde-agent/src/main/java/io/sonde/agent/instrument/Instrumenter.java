@@ -394,6 +394,11 @@ public final class Instrumenter {
             public boolean weaves(String name) {
                 return catalog.woven(name);
             }
+
+            @Override
+            public boolean weaves(String name, int codeBytes) {
+                return catalog.woven(name, codeBytes);
+            }
         };
 
         @Override

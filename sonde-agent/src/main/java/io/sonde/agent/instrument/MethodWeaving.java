@@ -16,6 +16,9 @@ import net.bytebuddy.jar.asm.Opcodes;
 abstract class MethodWeaving extends ClassVisitor {
 
     private final int[] maxLocals;
+    private final int[] codeLengths;
+    /** The {@code code_length} of the method {@link #weave} is asked about. */
+    int codeLength;
     private int methodIndex;
     /** The class's internal name ({@code a/b/C$D}). */
     String owner;
@@ -25,7 +28,9 @@ abstract class MethodWeaving extends ClassVisitor {
 
     MethodWeaving(ClassReader reader, ClassWriter writer) {
         super(Opcodes.ASM9, writer);
-        this.maxLocals = ProbeWeaver.maxLocalsOfMethods(reader);
+        int[][] lengths = new int[1][];
+        this.maxLocals = ProbeWeaver.maxLocalsOfMethods(reader, lengths);
+        this.codeLengths = lengths[0];
     }
 
     /**
@@ -61,6 +66,7 @@ abstract class MethodWeaving extends ClassVisitor {
         if (name.charAt(0) == '<' || index >= maxLocals.length || maxLocals[index] < 0) {
             return mv; // a MethodWriter: copied unchanged
         }
+        codeLength = codeLengths[index];
         MethodVisitor weaving = weave(mv, access, name, descriptor, maxLocals[index]);
         if (weaving == null) {
             return mv;

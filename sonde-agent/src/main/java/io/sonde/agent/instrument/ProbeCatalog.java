@@ -67,6 +67,19 @@ public final class ProbeCatalog {
     /** Probe names whose methods the weaver leaves untouched (taken out of the code by the budget). */
     private final Set<String> unwoven = ConcurrentHashMap.newKeySet();
     private volatile Reweaver reweaver = classNames -> 0;
+    private volatile LeaveOut leaveOut;
+
+    /** Who may leave a method's probe out of the code when it is first woven, knowing its size (the overhead budget). */
+    public interface LeaveOut {
+        /**
+         * True to leave the probe of this method out of the code; asked once per weaving of a
+         * selected method that is not already out.
+         *
+         * @param name the probe name {@code <class>.<method>}
+         * @param codeBytes the length of the method's bytecode
+         */
+        boolean leavesOut(String name, int codeBytes);
+    }
 
     /**
      * Re-transforms loaded classes so that their code follows {@link #woven}: the weaver's side of
@@ -92,6 +105,26 @@ public final class ProbeCatalog {
      */
     public boolean woven(String name) {
         return unwoven.isEmpty() || !unwoven.contains(name);
+    }
+
+    /** Sets who may leave probes out when they are first woven ({@link #woven(String, int)}). */
+    public void onFirstWeave(LeaveOut l) {
+        this.leaveOut = l;
+    }
+
+    /**
+     * As {@link #woven(String)}, and asks the {@link #onFirstWeave} hook, which knows the method's
+     * size: a probe it leaves out is out of the code as if taken out ({@link #removeFromCode}),
+     * and an operator's switch on puts it back.
+     */
+    public boolean woven(String name, int codeBytes) {
+        if (!woven(name)) return false;
+        LeaveOut l = leaveOut;
+        if (l != null && l.leavesOut(name, codeBytes)) {
+            unwoven.add(name);
+            return false;
+        }
+        return true;
     }
 
     /**

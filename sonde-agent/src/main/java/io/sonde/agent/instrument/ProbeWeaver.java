@@ -48,6 +48,16 @@ final class ProbeWeaver {
         default boolean weaves(String name) {
             return true;
         }
+
+        /**
+         * As {@link #weaves(String)}, knowing the size of the method's code: the overhead budget
+         * leaves trivial methods out ({@link ProbeCatalog#woven(String, int)}).
+         *
+         * @param codeBytes the length of the method's bytecode
+         */
+        default boolean weaves(String name, int codeBytes) {
+            return weaves(name);
+        }
     }
 
     private ProbeWeaver() {}
@@ -76,9 +86,11 @@ final class ProbeWeaver {
 
     /**
      * The {@code max_locals} of each method's {@code Code} attribute, in the order of the class
-     * file (-1 for a method without code): a walk over the class file's structure, no code read.
+     * file (-1 for a method without code), and in {@code codeLengths} (when not null; as long as
+     * the result) each method's {@code code_length}: a walk over the class file's structure, no
+     * code read.
      */
-    static int[] maxLocalsOfMethods(ClassReader r) {
+    static int[] maxLocalsOfMethods(ClassReader r, int[][] codeLengths) {
         char[] buf = new char[r.getMaxStringLength()];
         int p = r.header + 6;
         p += 2 + 2 * r.readUnsignedShort(p); // interfaces
@@ -90,6 +102,8 @@ final class ProbeWeaver {
         int methods = r.readUnsignedShort(p);
         p += 2;
         int[] result = new int[methods];
+        int[] lengths = new int[methods];
+        if (codeLengths != null) codeLengths[0] = lengths;
         for (int i = 0; i < methods; i++) {
             result[i] = -1;
             int attributes = r.readUnsignedShort(p + 6);
@@ -98,6 +112,7 @@ final class ProbeWeaver {
                 int length = r.readInt(p + 2);
                 if ("Code".equals(r.readUTF8(p, buf))) {
                     result[i] = r.readUnsignedShort(p + 8); // after max_stack
+                    lengths[i] = r.readInt(p + 10); // after max_locals
                 }
                 p += 6 + length;
             }
@@ -172,7 +187,7 @@ final class ProbeWeaver {
                 return null;
             }
             String probe = className + "." + name;
-            if (!probes.weaves(probe)) {
+            if (!probes.weaves(probe, codeLength)) {
                 return null;
             }
             int id = probes.probeFor(probe, descriptor);

@@ -61,7 +61,9 @@ class BudgetIT {
     /** As {@link #launch(String, String, String, String)}, the log written into {@code output}. */
     private Printed launch(Path output, String include, String app, String seconds, String budgetOptions) throws Exception {
         // block-forever: the run checks written == produced, which the default bounded wait does not promise under load
-        String options = "include=" + include + ",file.dir=" + output + ",budget.interval.ms=250,policy=block-forever," + budgetOptions;
+        // the run-time budget is what most tests here judge: trivial methods stay in unless a test says otherwise
+        String options = "include=" + include + ",file.dir=" + output + ",budget.interval.ms=250,policy=block-forever,"
+                + (budgetOptions.contains("budget.trivial=") ? "" : "budget.trivial=off,") + budgetOptions;
         Set<String> off = new TreeSet<>();
         Set<String> on = new TreeSet<>();
         Map<String, List<String>> lines = new HashMap<>();
@@ -315,5 +317,40 @@ class BudgetIT {
         // the budget works as without a state file
         assertThat(probesOf(scanLog(dir.resolve("run"), r -> { }))).as(p.stderr()).contains(TINY);
         assertThat(p.lines("counter")).anyMatch(c -> c.startsWith("budget.state=" + state + " (not used, not written:"));
+    }
+
+    @Test
+    void trivialMethodsAreLeftOutWhenFirstWovenReportedAndAnOperatorPutsOneBack() throws Exception {
+        Printed printed = launch(MANY + "*", "io.sonde.agent.sample.BudgetManyApp", "3",
+                "budget=5,budget.trivial=on,budget.pin=" + PINNED);
+        Map<String, Long> enters = new HashMap<>();
+        List<Map<String, Object>> events = scanLog(r -> {
+            if (r.type() == Format.ENTER) enters.merge(r.probeName(), 1L, Long::sum);
+        });
+        String why = printed.stderr() + "\nevents: " + events;
+        // at most 6 bytes of bytecode: the six tiny ones (4-5 bytes), Cold.once (6), Cold.marker (1);
+        // not the pinned one (4 bytes), not Root.step
+        Set<String> trivial = new TreeSet<>();
+        for (int i = 0; i < BudgetManyApp.CALLS.length; i++) trivial.add(tiny(i));
+        trivial.add(ONCE);
+        trivial.add(MARKER);
+        Set<String> leftOut = new TreeSet<>();
+        for (Map<String, Object> e : events) {
+            if (((String) e.get("reason")).contains("left out of the code when first woven: a trivial method")) {
+                leftOut.add((String) e.get("probe"));
+                assertThat((String) e.get("reason")).contains("at most HotSpot's MaxTrivialSize of 6");
+            }
+        }
+        assertThat(leftOut).as(why).isEqualTo(trivial);
+        assertThat(printed.lines("counter")).as(why).contains("budget.trivial.left.out=" + trivial.size()
+                + " (methods of at most 6 bytes of bytecode, left out of the code when first woven)");
+        // never in the code: no record; except t0, which the app switched on again (back in the code)
+        for (String t : trivial) {
+            if (!t.equals(tiny(0))) assertThat(enters.getOrDefault(t, 0L)).as(t + ": " + why).isZero();
+        }
+        // (the budget judges it afresh and may switch it off again within the last steps)
+        assertThat(enters.get(tiny(0))).as(why).isPositive();
+        assertThat(enters.get(PINNED)).as(why).isPositive();
+        assertThat(enters.get(ROOT)).as(why).isPositive();
     }
 }

@@ -254,6 +254,13 @@ public enum ConfigKey {
             return range(v, 50, 60_000);
         }
     },
+    BUDGET_TRIVIAL("budget.trivial", "on", "java agent only: on | off: with a budget, leave methods of at most 6 bytes"
+            + " of bytecode (HotSpot's MaxTrivialSize: getters, setters, constants) out of the code when first woven") {
+        @Override
+        String check(String v) {
+            return oneOf(v, "on", "off");
+        }
+    },
     BUDGET_STATE("budget.state", "", "java agent only: a file where the budget keeps the probes it switched off, so"
             + " that the next start leaves them out of the code from the beginning (empty: not kept)") {
         @Override
