@@ -125,7 +125,8 @@ public final class AttachHandshake {
         }
         Path maps = PROC.resolve(Long.toString(pid)).resolve("maps");
         try (Stream<String> lines = Files.lines(maps)) {
-            if (lines.anyMatch(l -> l.endsWith("/libjvm.so"))) {
+            // "/libjvm.so (deleted)" when the JDK was replaced under the running JVM: still one
+            if (lines.anyMatch(l -> l.contains("/libjvm.so"))) {
                 return null;
             }
         } catch (IOException | UncheckedIOException | SecurityException e) {
