@@ -19,10 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Queue;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -93,14 +90,6 @@ public final class BudgetController implements Runnable {
      * Declared, not fitted: a tenth of the budget, so that the probes left on keep nine tenths.
      */
     static final double KEPT_SHARE = 0.1;
-    /**
-     * The largest method (bytes of bytecode) the budget leaves out of the code when it is first
-     * woven: HotSpot's {@code MaxTrivialSize} (default 6), the size up to which the JIT inlines a
-     * method even where its call is cold — a getter, a setter, a constant. Taken from the JVM, not
-     * fitted: such a method tells nothing a trace needs, runs as often as its callers' loops, and
-     * its probe would make it many times larger and lose it that inlining.
-     */
-    static final int TRIVIAL_BYTES = 6;
     /** Intervals whose estimate inputs the counters keep. */
     static final int HISTORY = 24;
 
@@ -121,9 +110,6 @@ public final class BudgetController implements Runnable {
         }
     }
 
-    /** A trivial method the weaver left out, and its size in bytes of bytecode. */
-    private record LeftOut(String probe, int codeBytes) {}
-
     /** One probe the budget switched off, as reported. */
     record Switch(String probe, long executions, double share, double meanNanos, double depth, double overhead) {}
 
@@ -143,11 +129,8 @@ public final class BudgetController implements Runnable {
     private volatile String stateSaved;
     /** False when the state file must not be written: it exists but could not be read (it is the operator's). */
     private boolean stateWritable = true;
-    /** Trivial methods left out by the weaver, waiting to be switched off and recorded by the budget thread. */
-    private final Queue<LeftOut> leftOutWhenWoven = new ConcurrentLinkedQueue<>();
-    /** Names the trivial-method rule has judged: it leaves each out once (an operator's switch on keeps it in). */
-    private final Set<String> trivialJudged = ConcurrentHashMap.newKeySet();
-    private volatile int trivialLeftOut;
+    /** The trivial-method rule ({@code budget.trivial}). */
+    private final TrivialMethods trivial;
     private boolean stateWriteFailed;
     private volatile double pairNanos = Double.NaN;
     /**
@@ -202,6 +185,7 @@ public final class BudgetController implements Runnable {
         this.catalog = catalog;
         this.threads = threads;
         this.tally = pipeline.enableProbeTally();
+        this.trivial = new TrivialMethods(settings::pinned);
     }
 
     /**
@@ -220,7 +204,7 @@ public final class BudgetController implements Runnable {
         weaving.measureCpu(threads);
         BudgetController c = new BudgetController(s, pipeline, catalog, threads, weaving::weavingCpuNanos);
         c.restore(); // before the weaver starts: the probes learned earlier are never woven
-        if (s.trivial()) catalog.onFirstWeave(c::leavesOutTrivial);
+        if (s.trivial()) catalog.onFirstWeave(c.trivial);
         Thread t = new Thread(c, "sonde-budget");
         t.setDaemon(true);
         t.start();
@@ -282,38 +266,20 @@ public final class BudgetController implements Runnable {
         previousDrained = counts.written() + counts.dropped();
     }
 
-    /**
-     * The weaver's question for each selected method it weaves first ({@link
-     * ProbeCatalog#onFirstWeave}): true for a trivial one ({@value #TRIVIAL_BYTES} bytes of
-     * bytecode or fewer), not pinned, not judged before. On the weaving thread: it only queues
-     * the switch, which the budget thread makes and records ({@link #switchOffLeftOut}).
-     */
-    boolean leavesOutTrivial(String name, int codeBytes) {
-        if (codeBytes > TRIVIAL_BYTES || settings.pinned(name) || !trivialJudged.add(name)) return false;
-        leftOutWhenWoven.add(new LeftOut(name, codeBytes));
-        return true;
-    }
-
     /** Switches off and records the trivial methods the weaver left out since the last call (budget thread). */
     private void switchOffLeftOut() {
+        Map<String, String> left = trivial.drain();
+        if (left.isEmpty()) return;
         Map<String, String> rules = new LinkedHashMap<>();
-        List<Switch> batch = new ArrayList<>();
-        for (LeftOut s; (s = leftOutWhenWoven.poll()) != null; ) {
-            if (rules.containsKey(s.probe())) continue;
-            String reason = String.format(Locale.ROOT, "left out of the code when first woven: a trivial method (%d byte(s) of"
-                    + " bytecode, at most HotSpot's MaxTrivialSize of %d, which the JIT inlines even where the call is cold);"
-                    + " its probe would cost more than the method and stop that inlining", s.codeBytes(), TRIVIAL_BYTES);
-            // no execution measured: executions, share, depth and overhead 0, mean unknown (-1)
-            Switch figures = new Switch(s.probe(), 0, 0, -1, 0, 0);
-            rules.put(s.probe(), "switched off by the overhead budget and " + reason);
-            reasons.put(s.probe(), reason);
-            batch.add(figures);
-        }
-        if (batch.isEmpty()) return;
+        left.forEach((name, reason) -> rules.put(name, "switched off by the overhead budget and " + reason));
         catalog.switchOff(rules, ProbeCatalog.Origin.BUDGET);
-        switched.addAll(batch);
-        for (Switch s : batch) record(s, "switched off by the overhead budget and " + reasons.get(s.probe()));
-        trivialLeftOut += batch.size();
+        reasons.putAll(left);
+        for (String name : left.keySet()) {
+            // no execution measured: executions, share, depth and overhead 0, mean unknown (-1)
+            Switch s = new Switch(name, 0, 0, -1, 0, 0);
+            switched.add(s);
+            record(s, rules.get(name));
+        }
         saveState();
     }
 
@@ -728,7 +694,7 @@ public final class BudgetController implements Runnable {
         out.add("budget.switched.off=" + switched.size());
         out.add("budget.rewoven.classes=" + classesRewoven + " (" + rewovenMillis + " ms)");
         out.add("budget.cpu.ms=" + TimeUnit.NANOSECONDS.toMillis(ownCpu));
-        out.add(settings.trivial() ? "budget.trivial.left.out=" + trivialLeftOut + " (methods of at most " + TRIVIAL_BYTES
+        out.add(settings.trivial() ? "budget.trivial.left.out=" + trivial.count() + " (methods of at most " + TrivialMethods.MAX_BYTES
                 + " bytes of bytecode, left out of the code when first woven)" : "budget.trivial.left.out=off (budget.trivial=off)");
         if (stateStatus != null) out.add("budget.state=" + stateStatus);
         if (stateSaved != null) out.add("budget.state.saved=" + stateSaved);
