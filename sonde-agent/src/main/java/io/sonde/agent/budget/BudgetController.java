@@ -62,6 +62,10 @@ import java.util.function.Predicate;
  * agent's counters ({@code sonde probes status}). A probe matching {@code budget.pin} is never
  * switched off. The budget switches off only; an operator may switch a probe on again (JMX), and
  * the budget then judges it afresh.
+ *
+ * <p>Two switches need no interval: trivial methods are left out when first woven ({@link
+ * TrivialMethods}, {@code budget.trivial}), and with {@code budget.state=FILE} what an earlier run
+ * switched off is left out from the start ({@link BudgetState}); both are recorded like any other.
  */
 public final class BudgetController implements Runnable {
     /** Name of the event type recording each switch. */
