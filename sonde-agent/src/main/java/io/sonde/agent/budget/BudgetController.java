@@ -122,9 +122,8 @@ public final class BudgetController implements Runnable {
     private final ProbeCatalog catalog;
     private final ProbeTally tally;
     private final com.sun.management.ThreadMXBean threads;
-    private final List<Switch> switched = new CopyOnWriteArrayList<>();
-    /** Each switched probe's reason, for the state file (budget thread, and the start before it). */
-    private final Map<String, String> reasons = new LinkedHashMap<>();
+    /** Every switch, with its reason as the state file keeps it (an earlier run's, for one restored). */
+    private final List<BudgetState.Entry> switched = new CopyOnWriteArrayList<>();
     /** The switches restored from the state file, recorded as events once the budget thread has its ring. */
     private List<BudgetState.Entry> restored = List.of();
     /** What became of {@code budget.state} (the counters' line); null when not set. */
@@ -277,13 +276,12 @@ public final class BudgetController implements Runnable {
         Map<String, String> rules = new LinkedHashMap<>();
         left.forEach((name, reason) -> rules.put(name, "switched off by the overhead budget and " + reason));
         catalog.switchOff(rules, ProbeCatalog.Origin.BUDGET);
-        reasons.putAll(left);
-        for (String name : left.keySet()) {
+        left.forEach((name, reason) -> {
             // no execution measured: executions, share, depth and overhead 0, mean unknown (-1)
             Switch s = new Switch(name, 0, 0, -1, 0, 0);
-            switched.add(s);
+            switched.add(new BudgetState.Entry(s, reason));
             record(s, rules.get(name));
-        }
+        });
         saveState();
     }
 
@@ -391,7 +389,6 @@ public final class BudgetController implements Runnable {
         for (ProbeLoad p : off) {
             Switch s = new Switch(p.name(), p.executions(), 100 * p.costNanos() / executions, p.meanNanos(), p.meanDepth(), overhead);
             why.put(p.name(), reason(s));
-            reasons.put(p.name(), why.get(p.name()));
             step.add(s);
             names.add(p.name());
         }
@@ -406,8 +403,10 @@ public final class BudgetController implements Runnable {
                 ? "switched off by the overhead budget, left in the code (a small step: cheaper than a re-transformation): " + reason
                 : "switched off by the overhead budget and taken out of the code: " + reason));
         catalog.switchOff(rules, ProbeCatalog.Origin.BUDGET);
-        switched.addAll(step);
-        for (Switch s : step) record(s, why.get(s.probe()));
+        for (Switch s : step) {
+            switched.add(new BudgetState.Entry(s, why.get(s.probe())));
+            record(s, why.get(s.probe()));
+        }
         saveState(); // before the re-transformation, which a short program may not outlive
         experiment = experiment(now, before, appThreads, live, made, start, end);
         int classes = 0;
@@ -638,8 +637,7 @@ public final class BudgetController implements Runnable {
             String name = e.figures().probe();
             if (settings.pinned(name) || rules.containsKey(name)) continue;
             rules.put(name, "switched off by the overhead budget at start and left out of the code, " + earlier + e.reason());
-            reasons.put(name, e.reason());
-            switched.add(e.figures());
+            switched.add(e);
             events.add(new BudgetState.Entry(e.figures(), "switched off by the overhead budget at start, " + earlier + e.reason()));
         }
         catalog.switchOff(rules, ProbeCatalog.Origin.BUDGET);
@@ -661,8 +659,8 @@ public final class BudgetController implements Runnable {
         if (file == null || !stateWritable) return;
         List<BudgetState.Entry> out = new ArrayList<>();
         Set<String> seen = new HashSet<>();
-        for (Switch s : switched) {
-            if (seen.add(s.probe()) && offNow(s.probe())) out.add(new BudgetState.Entry(s, reasons.get(s.probe())));
+        for (BudgetState.Entry e : switched) {
+            if (seen.add(e.figures().probe()) && offNow(e.figures().probe())) out.add(e);
         }
         Instant now = Instant.now();
         try {
@@ -705,7 +703,8 @@ public final class BudgetController implements Runnable {
         synchronized (history) {
             out.addAll(history);
         }
-        for (Switch s : switched) {
+        for (BudgetState.Entry e : switched) {
+            Switch s = e.figures();
             out.add(String.format(Locale.ROOT, "budget.off %s executions=%d share=%.1f%% mean.ns=%s depth=%.1f", s.probe(),
                     s.executions(), s.share(), s.meanNanos() < 0 ? "-" : String.valueOf(Math.round(s.meanNanos())), s.depth()));
         }

@@ -391,11 +391,6 @@ public final class Instrumenter {
             }
 
             @Override
-            public boolean weaves(String name) {
-                return catalog.woven(name);
-            }
-
-            @Override
             public boolean weaves(String name, int codeBytes) {
                 return catalog.woven(name, codeBytes);
             }

@@ -28,9 +28,9 @@ abstract class MethodWeaving extends ClassVisitor {
 
     MethodWeaving(ClassReader reader, ClassWriter writer) {
         super(Opcodes.ASM9, writer);
-        int[][] lengths = new int[1][];
-        this.maxLocals = ProbeWeaver.maxLocalsOfMethods(reader, lengths);
-        this.codeLengths = lengths[0];
+        ProbeWeaver.MethodCode code = ProbeWeaver.methodCode(reader);
+        this.maxLocals = code.maxLocals();
+        this.codeLengths = code.codeLengths();
     }
 
     /**

@@ -41,22 +41,14 @@ final class ProbeWeaver {
 
         /**
          * False when the method's probe is to stay out of the code (the overhead budget took it
-         * out, {@link ProbeCatalog#removeFromCode}): the method is then copied unchanged.
+         * out, {@link ProbeCatalog#removeFromCode}, or leaves a trivial method out, {@link
+         * ProbeCatalog#woven(String, int)}): the method is then copied unchanged.
          *
          * @param name the probe name {@code <class>.<method>}
-         */
-        default boolean weaves(String name) {
-            return true;
-        }
-
-        /**
-         * As {@link #weaves(String)}, knowing the size of the method's code: the overhead budget
-         * leaves trivial methods out ({@link ProbeCatalog#woven(String, int)}).
-         *
          * @param codeBytes the length of the method's bytecode
          */
         default boolean weaves(String name, int codeBytes) {
-            return weaves(name);
+            return true;
         }
     }
 
@@ -85,12 +77,13 @@ final class ProbeWeaver {
     }
 
     /**
-     * The {@code max_locals} of each method's {@code Code} attribute, in the order of the class
-     * file (-1 for a method without code), and in {@code codeLengths} (when not null; as long as
-     * the result) each method's {@code code_length}: a walk over the class file's structure, no
-     * code read.
+     * Of each method's {@code Code} attribute, in the order of the class file: {@code max_locals}
+     * (-1 for a method without code) and {@code code_length}.
      */
-    static int[] maxLocalsOfMethods(ClassReader r, int[][] codeLengths) {
+    record MethodCode(int[] maxLocals, int[] codeLengths) {}
+
+    /** The {@link MethodCode} of every method: a walk over the class file's structure, no code read. */
+    static MethodCode methodCode(ClassReader r) {
         char[] buf = new char[r.getMaxStringLength()];
         int p = r.header + 6;
         p += 2 + 2 * r.readUnsignedShort(p); // interfaces
@@ -103,7 +96,6 @@ final class ProbeWeaver {
         p += 2;
         int[] result = new int[methods];
         int[] lengths = new int[methods];
-        if (codeLengths != null) codeLengths[0] = lengths;
         for (int i = 0; i < methods; i++) {
             result[i] = -1;
             int attributes = r.readUnsignedShort(p + 6);
@@ -117,7 +109,7 @@ final class ProbeWeaver {
                 p += 6 + length;
             }
         }
-        return result;
+        return new MethodCode(result, lengths);
     }
 
     /** The locals at the method's entry, as a stack map frame lists them. */

@@ -78,7 +78,7 @@ class ProbeWeaverTest {
             }
 
             @Override
-            public boolean weaves(String name) {
+            public boolean weaves(String name, int codeBytes) {
                 return !name.equals(SHAPES + ".add");
             }
         };
@@ -97,7 +97,7 @@ class ProbeWeaverTest {
             }
 
             @Override
-            public boolean weaves(String name) {
+            public boolean weaves(String name, int codeBytes) {
                 return false;
             }
         };
