@@ -317,6 +317,16 @@ public final class BudgetController implements Runnable {
             return; // nothing drained of what was made: judged at the next interval
         }
         double made = drained <= 0 ? 1 : produced / (double) drained;
+        if (appThreads < settings.percent() / 100 * (end - start)) {
+            // The application's threads used less CPU than the budget's share of one core: an idle
+            // program (or one ending: its last thread gone, the writer draining what it made
+            // before), whose monitoring costs less than the budget allows a busy one, and whose own
+            // time is too small to judge a share against (a cold probe was once switched off at
+            // "390615456 % of the application's CPU time" at a program's end). Not judged.
+            judged = null;
+            note(appThreads, weaving, writer, total, live, made, cost.nanos(), Double.NaN, 0, "idle: not judged");
+            return;
+        }
         if (experiment != null && !settling) {
             // the judged intervals after a step: what the removed probes really cost
             long stayed = executionsOf(experiment.stayedIds, now, before);
