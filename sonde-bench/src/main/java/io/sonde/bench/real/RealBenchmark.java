@@ -43,8 +43,6 @@ public final class RealBenchmark {
     private final String jdkVersion;
     private Path appJar;
     private Path sondeAgent;
-    /** The budget's state file of the workload being run ({@code --budget-state}), or null. */
-    private Path budgetState;
     private Path kiekerAgent;
     private String sondeVersion;
 
@@ -112,12 +110,14 @@ public final class RealBenchmark {
         classPath.add(appJar);
         classPath.addAll(workload.classPath(cache));
         Map<String, List<RunMeasure>> measured = new LinkedHashMap<>();
-        budgetState = null;
+        // the budget's state file of this workload ({@code --budget-state}), or null
+        Path budgetState = null;
         if (options.budgetState() && options.frameworks().contains("sonde")) {
             // learned once, unmeasured; each measured run starts from it (and may add to it)
             budgetState = out.resolve(workload.label()).resolve("budget.state");
             Files.deleteIfExists(budgetState);
-            RunMeasure learning = runOnce("sonde", workload, classPath, out.resolve(workload.label()).resolve("sonde").resolve("learning"));
+            RunMeasure learning = runOnce("sonde", workload, classPath, out.resolve(workload.label()).resolve("sonde").resolve("learning"),
+                    budgetState);
             System.err.printf(Locale.ROOT, "bench real: %s, sonde, learning run for budget.state (not measured): workload %s s%s%n",
                     workload.label(), learning.workloadS(), learning.errors().isEmpty() ? "" : ", " + learning.errors());
             if (!Files.isRegularFile(budgetState)) {
@@ -138,7 +138,7 @@ public final class RealBenchmark {
                     continue; // one unreported reference run is enough
                 }
                 Path runDir = out.resolve(workload.label()).resolve(framework).resolve("run-" + run);
-                RunMeasure m = runOnce(framework, workload, classPath, runDir);
+                RunMeasure m = runOnce(framework, workload, classPath, runDir, budgetState);
                 System.err.printf(Locale.ROOT, "bench real: %s, %s, run %d of %d: workload %s s%s%n", workload.label(),
                         framework, run, options.runs(), m.workloadS(), m.errors().isEmpty() ? "" : ", " + m.errors());
                 measured.computeIfAbsent(framework, f -> new ArrayList<>()).add(m);
@@ -150,12 +150,14 @@ public final class RealBenchmark {
         Double referenceReady = median(reference, RunMeasure::readyS);
         List<RealResult> results = new ArrayList<>();
         for (String framework : options.frameworks()) {
-            results.add(aggregate(workload, framework, measured.get(framework), referenceDigest, referenceReady));
+            results.add(aggregate(workload, framework, measured.get(framework), referenceDigest, referenceReady,
+                    budgetState));
         }
         return results;
     }
 
-    private RunMeasure runOnce(String framework, RealWorkload workload, List<Path> classPath, Path runDir)
+    /** One run of {@code framework}; {@code budgetState}: the state file Sonde's budget starts from, or null. */
+    private RunMeasure runOnce(String framework, RealWorkload workload, List<Path> classPath, Path runDir, Path budgetState)
             throws IOException {
         deleteTree(runDir);
         Path output = runDir.resolve("output");
@@ -267,7 +269,7 @@ public final class RealBenchmark {
     }
 
     private RealResult aggregate(RealWorkload workload, String framework, List<RunMeasure> runs, String referenceDigest,
-            Double referenceReady) {
+            Double referenceReady, Path budgetState) {
         List<String> errors = new ArrayList<>();
         for (int i = 0; i < runs.size(); i++) {
             for (String e : runs.get(i).errors()) {
