@@ -29,7 +29,8 @@ import java.util.function.Predicate;
  * The overhead budget ({@code budget=PERCENT}): on a daemon thread of its own ("sonde-budget"),
  * never on the probe path, it compares what monitoring cost with the application's own CPU time
  * (first after {@value #FIRST_INTERVAL_MS} ms, then at intervals doubling up to {@code
- * budget.interval.ms}), and when over budget switches off the probes that cost most and tell least
+ * budget.interval.ms}; an interval ends early when the program's activity jumps, {@link
+ * #awaitIntervalEnd}), and when over budget switches off the probes that cost most and tell least
  * ({@link BudgetPolicy}), in steps, one step per interval, until under. Switched off means taken
  * out of the code: the classes that hold them are re-transformed without them, in one batch per
  * step ({@link ProbeCatalog#removeFromCode}); left in the code, a switched-off probe's woven method
@@ -72,6 +73,8 @@ public final class BudgetController implements Runnable {
     public static final String EVENT = "sonde.budget.switch";
     /** Executions an interval needs before it gives a new writer cost per execution. */
     static final long WRITER_SAMPLE = 10_000;
+    /** Records an interval must have made before it may end early ({@link #awaitIntervalEnd}): two per execution of the writer sample. */
+    static final long LIVELIER_RECORDS = 2 * WRITER_SAMPLE;
     /**
      * The first interval (ms), when {@code budget.interval.ms} is longer: each next one is twice
      * as long, up to {@code budget.interval.ms}. At the probe path's tens of nanoseconds per
@@ -126,6 +129,8 @@ public final class BudgetController implements Runnable {
     private final List<BudgetState.Entry> switched = new CopyOnWriteArrayList<>();
     /** The switches restored from the state file, recorded as events once the budget thread has its ring. */
     private List<BudgetState.Entry> restored = List.of();
+    /** The cost per execution earlier runs measured, from the state file; null when none. */
+    private BudgetState.Measured restoredCost;
     /** What became of {@code budget.state} (the counters' line); null when not set. */
     private volatile String stateStatus;
     /** The state file's last writing (the counters' line); null until a step writes it. */
@@ -179,6 +184,10 @@ public final class BudgetController implements Runnable {
     private boolean settling;
     /** The length of the interval being judged (ms), for the reasons. */
     private long intervalMillis;
+    /** Records made per nanosecond in the last interval (all probes, ENTER and EXIT). */
+    private double lastRecordsPerNano;
+    /** True while the interval being judged ended early (the counters' line says so). */
+    private boolean endedEarly;
 
     private BudgetController(BudgetSettings settings, Pipeline pipeline, ProbeCatalog catalog,
             com.sun.management.ThreadMXBean threads, LongSupplier weavingNanos) {
@@ -219,24 +228,23 @@ public final class BudgetController implements Runnable {
         try {
             pairNanos = PairCost.calibrate();
             cost = new ExecutionCost(pairNanos);
+            cost.restore(restoredCost);
             openEvents();
             for (BudgetState.Entry e : restored) record(e.figures(), e.reason());
             restored = List.of();
             switchOffLeftOut();
             mark(tally.snapshot());
             state = "on";
-            intervalMillis = Math.min(FIRST_INTERVAL_MS, settings.intervalMillis());
+            long first = Math.min(FIRST_INTERVAL_MS, settings.intervalMillis());
+            intervalMillis = first;
             while (!pipeline.isClosed()) {
-                long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(intervalMillis);
-                while (System.nanoTime() - until < 0) {
-                    TimeUnit.NANOSECONDS.sleep(until - System.nanoTime());
-                }
+                boolean livelier = awaitIntervalEnd(first);
                 if (pipeline.isClosed()) break;
                 step();
                 // after a step, short intervals again: the late records drain and the JIT recompiles
-                // in the first, the second judges the new state (and measures the step) early
-                intervalMillis = settling ? Math.min(FIRST_INTERVAL_MS, settings.intervalMillis())
-                        : Math.min(2 * intervalMillis, settings.intervalMillis());
+                // in the first, the second judges the new state (and measures the step) early; the
+                // same when the program's activity jumped: its new work is judged at short intervals
+                intervalMillis = settling || livelier ? first : Math.min(2 * intervalMillis, settings.intervalMillis());
             }
             state = "stopped (monitor closed)";
         } catch (InterruptedException e) {
@@ -244,6 +252,35 @@ public final class BudgetController implements Runnable {
         } catch (RuntimeException | LinkageError e) {
             state = "stopped by an error: " + e;
             AgentLog.info("the overhead budget stopped: " + e);
+        }
+    }
+
+    /**
+     * Sleeps until the interval of {@link #intervalMillis} started at the last mark ends, or ends it
+     * early; true when ended early. A longer interval is looked at every {@code first} ms and ends
+     * there when records have been made in it at more than twice the rate of the interval before
+     * (at least {@value #LIVELIER_RECORDS} of them): the program's activity jumped. Without this, a
+     * program that starts its work after a quiet start-up (the intervals doubled while it loaded its
+     * classes) would run its first long interval with every probe on before a first decision: on
+     * H2, 800 ms at 56 % of its CPU time. Twice the rate is the factor by which the intervals grow.
+     */
+    private boolean awaitIntervalEnd(long first) throws InterruptedException {
+        long start = markedAt;
+        long until = start + TimeUnit.MILLISECONDS.toNanos(intervalMillis);
+        long look = TimeUnit.MILLISECONDS.toNanos(first);
+        while (true) {
+            long now = System.nanoTime();
+            if (now - until >= 0) return false;
+            TimeUnit.NANOSECONDS.sleep(Math.min(until - now, look));
+            if (pipeline.isClosed() || intervalMillis <= first) continue;
+            long elapsed = System.nanoTime() - start;
+            if (elapsed <= 0 || until - System.nanoTime() <= 0) continue;
+            long made = pipeline.counters().produced() - previousProduced;
+            if (made >= LIVELIER_RECORDS && made / (double) elapsed > 2 * lastRecordsPerNano) {
+                intervalMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(elapsed));
+                endedEarly = true;
+                return true;
+            }
         }
     }
 
@@ -299,6 +336,7 @@ public final class BudgetController implements Runnable {
         long start = markedAt;
         mark(now);
         long end = markedAt;
+        lastRecordsPerNano = Math.max(0, produced) / (double) Math.max(1, end - start);
         long appThreads = Math.max(0, javaThreads - weaving); // the application's threads, probe path included
 
         long total = 0; // every execution drained: the writer's CPU time went to all of them
@@ -316,7 +354,13 @@ public final class BudgetController implements Runnable {
             note(appThreads, weaving, writer, total, live, Double.NaN, Double.NaN, Double.NaN, 0, "writer behind");
             return; // nothing drained of what was made: judged at the next interval
         }
-        double made = drained <= 0 ? 1 : produced / (double) drained;
+        // The pipeline counts a record drained when its frame is written, which at the first records
+        // (a frame not yet full, waiting for its flush) lags behind what the writer has parsed: the
+        // tally's executions, each an ENTER and (but for the few still running) an EXIT, are drained
+        // records too. Without this floor a run's first records once gave made/drained = 478 and a
+        // cold probe switched off at "748 %".
+        long drainedAtLeast = Math.max(drained, 2 * total);
+        double made = drainedAtLeast <= 0 ? 1 : produced / (double) drainedAtLeast;
         if (appThreads < settings.percent() / 100 * (end - start)) {
             // The application's threads used less CPU than the budget's share of one core: an idle
             // program (or one ending: its last thread gone, the writer draining what it made
@@ -337,6 +381,7 @@ public final class BudgetController implements Runnable {
                 long afterGap = (experiment.afterStart + end) / 2 - experiment.middle;
                 lastMeasured = cost.observe(experiment.before, experiment.cpuAfter, experiment.stayedAfter, afterGap);
                 experiment = null;
+                if (!Double.isNaN(lastMeasured)) saveState(); // the next start judges at the measured cost
             }
         }
         double perExecution = cost.nanos(); // on the application's threads
@@ -554,8 +599,10 @@ public final class BudgetController implements Runnable {
         String line = String.format(Locale.ROOT, "budget.interval ms=%d app.cpu.ms=%.1f weaving.ms=%.1f writer.ms=%.1f"
                 + " executions=%d live=%d made/drained=%.2f app.ns=%.1f writer.ns=%.1f measured.ns=%.1f base.ms=%.1f overhead=%.2f%% off=%d %s",
                 intervalMillis, appThreads / 1e6, weaving / 1e6, writer / 1e6, total, live, made, perExecution, writerNanos,
-                lastMeasured, application / 1e6, overheadPercent, switchedOff, remark).strip();
+                lastMeasured, application / 1e6, overheadPercent, switchedOff,
+                endedEarly ? ("ended early: activity jumped " + remark) : remark).strip();
         lastMeasured = Double.NaN;
+        endedEarly = false;
         synchronized (history) {
             if (history.size() == HISTORY) history.remove(0);
             history.add(line);
@@ -653,8 +700,10 @@ public final class BudgetController implements Runnable {
         catalog.switchOff(rules, ProbeCatalog.Origin.BUDGET);
         catalog.leaveOutOfCode(rules.keySet());
         restored = events;
-        stateStatus = String.format(Locale.ROOT, "%s (%d probe(s) left out of the code from the start, learned with budget=%s %%, written %s)",
-                file, rules.size(), trim(learned.percent()), learned.written());
+        restoredCost = learned.measured();
+        stateStatus = String.format(Locale.ROOT, "%s (%d probe(s) left out of the code from the start, learned with budget=%s %%, written %s%s)",
+                file, rules.size(), trim(learned.percent()), learned.written(), learned.measured() == null ? ""
+                        : String.format(Locale.ROOT, "; one execution measured at %.1f ns", learned.measured().nanos()));
         AgentLog.info("budget: " + rules.size() + " probe(s) left out of the code from the start, as the budget switched them off"
                 + " in an earlier run (budget.state " + file + ", written " + learned.written() + ")");
     }
@@ -674,7 +723,7 @@ public final class BudgetController implements Runnable {
         }
         Instant now = Instant.now();
         try {
-            BudgetState.write(file, settings.percent(), now, out);
+            BudgetState.write(file, settings.percent(), now, cost == null ? restoredCost : cost.measured(), out);
             stateSaved = String.format(Locale.ROOT, "%d probe(s) kept for the next start, at %s", out.size(), now);
         } catch (IOException | RuntimeException e) {
             if (!stateWriteFailed) AgentLog.info("budget.state " + file + " could not be written: " + e);

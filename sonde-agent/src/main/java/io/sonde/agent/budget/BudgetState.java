@@ -20,25 +20,42 @@ import java.util.Locale;
  * does not pay again for what the budget learned: the probes' cost until the steps, and the JIT
  * compiling the classes again after each step's re-transformation.
  *
+ * <p>It also keeps what one execution was measured to cost the application's threads ({@link
+ * ExecutionCost}), so that a later start judges the probes left on at that cost from its first
+ * interval rather than at the calibrated pair, which on real libraries is several times too low.
+ *
  * <p>Text, UTF-8, one switch per line, tab-separated:
  * <pre>
- * sonde-budget-state 1
+ * sonde-budget-state 2
  * budget=5
  * written=2026-11-25T17:30:00Z
+ * execution.ns=234.5 weight=412345 experiments=2      (or execution.ns=none)
  * PROBE  EXECUTIONS  SHARE  MEAN_NS  DEPTH  OVERHEAD  REASON
  * </pre>
- * Lines starting with {@code #} are comments. Written whole to a temporary file beside it, then
+ * Version 1 (written before the execution cost was kept) has no {@code execution.ns} line and is
+ * still read. Lines starting with {@code #} are comments. Written whole to a temporary file beside it, then
  * moved over it, so that a reader never sees half a file.
  */
 final class BudgetState {
-    static final String MAGIC = "sonde-budget-state 1";
+    static final String MAGIC = "sonde-budget-state 2";
+    /** The first version, without the execution cost; still read. */
+    static final String MAGIC_1 = "sonde-budget-state 1";
     private static final int FIELDS = 7;
 
     /** One switch as kept: its figures when it was made, and why. */
     record Entry(BudgetController.Switch figures, String reason) {}
 
-    /** What a file holds: the budget it was learned with, when it was written, and the switches. */
-    record Learned(double percent, Instant written, List<Entry> entries) {}
+    /**
+     * What the steps' experiments measured one execution to cost ({@link ExecutionCost}): the mean
+     * in ns, weighted by the executions the steps removed ({@code weight}), over {@code experiments}.
+     */
+    record Measured(double nanos, double weight, int experiments) {}
+
+    /**
+     * What a file holds: the budget it was learned with, when it was written, the measured cost
+     * per execution (null when no experiment counted, or in a version 1 file), and the switches.
+     */
+    record Learned(double percent, Instant written, Measured measured, List<Entry> entries) {}
 
     /** A file that cannot be used; the message names the file, the line and the problem. */
     static final class Unreadable extends Exception {
@@ -61,16 +78,20 @@ final class BudgetState {
         }
         double percent = Double.NaN;
         Instant written = null;
+        Measured measured = null;
         List<Entry> entries = new ArrayList<>();
-        int header = 0; // the three header lines seen so far
+        int headers = 3; // the header lines of the file's version
+        int header = 0; // the header lines seen so far
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
             String at = file + ":" + (i + 1) + ": ";
             if (line.isBlank() || line.startsWith("#")) continue;
             if (header == 0) {
-                if (!line.strip().equals(MAGIC)) {
-                    throw new Unreadable(at + "not a budget state file of this version (expected '" + MAGIC + "', found '"
-                            + shorten(line) + "')");
+                if (line.strip().equals(MAGIC)) {
+                    headers = 4;
+                } else if (!line.strip().equals(MAGIC_1)) {
+                    throw new Unreadable(at + "not a budget state file of this version (expected '" + MAGIC + "' or '" + MAGIC_1
+                            + "', found '" + shorten(line) + "')");
                 }
                 header++;
             } else if (header == 1) {
@@ -84,12 +105,40 @@ final class BudgetState {
                     throw new Unreadable(at + "written is not an instant such as 2026-11-25T17:30:00Z");
                 }
                 header++;
+            } else if (header < headers) {
+                measured = measured(at, value(at, line, "execution.ns"));
+                header++;
             } else {
                 entries.add(entry(at, line));
             }
         }
-        if (header < 3) throw new Unreadable(file + ": ends before its header (" + MAGIC + ", budget=, written=)");
-        return new Learned(percent, written, List.copyOf(entries));
+        if (header < headers) {
+            throw new Unreadable(file + ": ends before its header (" + (headers == 4 ? MAGIC + ", budget=, written=, execution.ns="
+                    : MAGIC_1 + ", budget=, written=") + ")");
+        }
+        return new Learned(percent, written, measured, List.copyOf(entries));
+    }
+
+    /** {@code none}, or {@code NANOS weight=W experiments=N}. */
+    private static Measured measured(String at, String text) throws Unreadable {
+        if (text.equals("none")) return null;
+        String[] f = text.split(" +");
+        if (f.length != 3 || !f[1].startsWith("weight=") || !f[2].startsWith("experiments=")) {
+            throw new Unreadable(at + "expected execution.ns=NANOS weight=EXECUTIONS experiments=N or execution.ns=none, found '"
+                    + shorten(text) + "'");
+        }
+        double nanos = number(at, f[0], "execution.ns");
+        double weight = number(at, f[1].substring("weight=".length()), "weight");
+        int experiments;
+        try {
+            experiments = Integer.parseInt(f[2].substring("experiments=".length()));
+        } catch (NumberFormatException e) {
+            throw new Unreadable(at + "experiments '" + shorten(f[2]) + "' is not a whole number");
+        }
+        if (!(nanos > 0) || !(weight > 0) || experiments <= 0) {
+            throw new Unreadable(at + "execution.ns, weight and experiments must be above 0");
+        }
+        return new Measured(nanos, weight, experiments);
     }
 
     private static Entry entry(String at, String line) throws Unreadable {
@@ -112,14 +161,17 @@ final class BudgetState {
                 number(at, f[4], "depth"), number(at, f[5], "overhead")), f[6]);
     }
 
-    /** Writes the switches, replacing the file whole. */
-    static void write(Path file, double percent, Instant written, List<Entry> entries) throws IOException {
+    /** Writes the measured cost ({@code measured} null: none) and the switches, replacing the file whole. */
+    static void write(Path file, double percent, Instant written, Measured measured, List<Entry> entries) throws IOException {
         StringBuilder out = new StringBuilder(64 + 160 * entries.size());
         out.append(MAGIC).append('\n');
         out.append("# the probes the overhead budget switched off; a start with budget.state=").append(file.getFileName())
                 .append(" leaves them out of the code (docs/agent.md)\n");
         out.append("budget=").append(BudgetController.trim(percent)).append('\n');
         out.append("written=").append(written).append('\n');
+        out.append("# what one execution of a probe was measured to cost the application's threads\n");
+        out.append("execution.ns=").append(measured == null ? "none" : String.format(Locale.ROOT, "%.1f weight=%d experiments=%d",
+                measured.nanos(), Math.round(measured.weight()), measured.experiments())).append('\n');
         out.append("# probe\texecutions\tshare\tmean_ns\tdepth\toverhead\treason\n");
         for (Entry e : entries) {
             BudgetController.Switch s = e.figures();

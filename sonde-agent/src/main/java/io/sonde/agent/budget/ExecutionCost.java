@@ -56,6 +56,8 @@ final class ExecutionCost {
     private double weightedNanos;
     private double weight;
     private int experiments;
+    /** Experiments of earlier runs, from the state file ({@link #restore}). */
+    private int restoredExperiments;
     private double lastNanos = Double.NaN;
 
     /** @param priorNanos the calibrated pair: the estimate until an experiment, and its floor */
@@ -69,9 +71,25 @@ final class ExecutionCost {
         return weight == 0 ? priorNanos : Math.max(priorNanos, weightedNanos / weight);
     }
 
-    /** Experiments that counted. */
+    /** Experiments that counted in this run. */
     int experiments() {
         return experiments;
+    }
+
+    /**
+     * Starts from what earlier runs measured ({@code budget.state}): their mean counts as
+     * experiments with their weight, and this run's experiments join it. Null: nothing.
+     */
+    void restore(BudgetState.Measured earlier) {
+        if (earlier == null) return;
+        weightedNanos += Math.max(priorNanos, earlier.nanos()) * earlier.weight();
+        weight += earlier.weight();
+        restoredExperiments += earlier.experiments();
+    }
+
+    /** What the experiments, earlier runs' included, measured; null when none counted. */
+    BudgetState.Measured measured() {
+        return weight == 0 ? null : new BudgetState.Measured(weightedNanos / weight, weight, experiments + restoredExperiments);
     }
 
     /** The last counted experiment's raw result (ns per removed execution, may be below the prior), NaN if none. */
@@ -150,6 +168,7 @@ final class ExecutionCost {
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "%.1f ns (prior %.1f, %d experiment(s))", nanos(), priorNanos, experiments);
+        return String.format(Locale.ROOT, "%.1f ns (prior %.1f, %d experiment(s)%s)", nanos(), priorNanos, experiments,
+                restoredExperiments == 0 ? "" : ", " + restoredExperiments + " of earlier runs from budget.state");
     }
 }

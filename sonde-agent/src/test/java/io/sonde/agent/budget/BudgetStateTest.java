@@ -40,12 +40,15 @@ class BudgetStateTest {
             }
             double percent = 1 + random.nextInt(99) + (random.nextBoolean() ? 0.5 : 0);
             Instant written = Instant.ofEpochSecond(1_790_000_000L + random.nextInt(10_000_000));
+            BudgetState.Measured measured = random.nextInt(4) == 0 ? null
+                    : new BudgetState.Measured(1 + random.nextInt(5000) / 10.0, 1 + random.nextInt(100_000_000), 1 + random.nextInt(9));
             Path file = dir.resolve("sub" + round).resolve("budget.state");
-            BudgetState.write(file, percent, written, entries);
+            BudgetState.write(file, percent, written, measured, entries);
 
             BudgetState.Learned back = BudgetState.read(file);
             assertThat(back.percent()).isEqualTo(percent);
             assertThat(back.written()).isEqualTo(written);
+            assertThat(back.measured()).isEqualTo(measured);
             assertThat(back.entries()).hasSize(n);
             for (int i = 0; i < n; i++) {
                 assertThat(back.entries().get(i).figures()).isEqualTo(entries.get(i).figures());
@@ -57,17 +60,35 @@ class BudgetStateTest {
 
     @Test
     void aBadFileIsRefusedNamingTheLineAndTheProblem() throws Exception {
-        String header = BudgetState.MAGIC + "\nbudget=5\nwritten=2026-11-25T17:30:00Z\n";
-        assertRefused("sonde-budget-state 2\n", ":1: not a budget state file of this version");
+        String header = BudgetState.MAGIC + "\nbudget=5\nwritten=2026-11-25T17:30:00Z\nexecution.ns=none\n";
+        assertRefused("sonde-budget-state 3\n", ":1: not a budget state file of this version");
+        assertRefused(BudgetState.MAGIC + "\nbudget=5\nwritten=2026-11-25T17:30:00Z\n", "ends before its header");
+        assertRefused(BudgetState.MAGIC + "\nbudget=5\nwritten=2026-11-25T17:30:00Z\nexecution.ns=12\n",
+                ":4: expected execution.ns=NANOS weight=EXECUTIONS experiments=N");
+        assertRefused(BudgetState.MAGIC + "\nbudget=5\nwritten=2026-11-25T17:30:00Z\nexecution.ns=12 weight=x experiments=1\n",
+                ":4: weight 'x' is not a number");
+        assertRefused(BudgetState.MAGIC + "\nbudget=5\nwritten=2026-11-25T17:30:00Z\nexecution.ns=-3 weight=10 experiments=1\n",
+                ":4: execution.ns, weight and experiments must be above 0");
         assertRefused(BudgetState.MAGIC + "\nbudget=five\n", ":2: budget 'five' is not a number");
         assertRefused(BudgetState.MAGIC + "\nbudget=0\n", ":2: budget must be above 0");
         assertRefused(BudgetState.MAGIC + "\npercent=5\n", ":2: expected budget=");
         assertRefused(BudgetState.MAGIC + "\nbudget=5\nwritten=yesterday\n", ":3: written is not an instant");
         assertRefused(BudgetState.MAGIC + "\nbudget=5\n", "ends before its header");
-        assertRefused(header + "# comment\ncom.acme.A.m\t1\t2\t3\t4\n", ":5: expected 7 tab-separated fields");
-        assertRefused(header + "com.acme.A.m\tmany\t1\t2\t3\t4\twhy\n", ":4: executions 'many' is not a whole number");
-        assertRefused(header + "com.acme.A.m\t1\t1\tNaN\t3\t4\twhy\n", ":4: mean_ns 'NaN' is not a number");
-        assertRefused(header + "nodot\t1\t1\t2\t3\t4\twhy\n", ":4: 'nodot' is not a probe name");
+        assertRefused(header + "# comment\ncom.acme.A.m\t1\t2\t3\t4\n", ":6: expected 7 tab-separated fields");
+        assertRefused(header + "com.acme.A.m\tmany\t1\t2\t3\t4\twhy\n", ":5: executions 'many' is not a whole number");
+        assertRefused(header + "com.acme.A.m\t1\t1\tNaN\t3\t4\twhy\n", ":5: mean_ns 'NaN' is not a number");
+        assertRefused(header + "nodot\t1\t1\t2\t3\t4\twhy\n", ":5: 'nodot' is not a probe name");
+    }
+
+    @Test
+    void aVersion1FileWithoutTheExecutionCostIsStillRead() throws Exception {
+        Path file = dir.resolve("v1.state");
+        Files.writeString(file, BudgetState.MAGIC_1 + "\nbudget=5\nwritten=2026-11-25T17:30:00Z\n"
+                + "com.acme.A.m\t12\t40.5\t30.0\t3.00\t55.000\tover budget\n", StandardCharsets.UTF_8);
+        BudgetState.Learned back = BudgetState.read(file);
+        assertThat(back.measured()).isNull();
+        assertThat(back.entries()).extracting(e -> e.figures().probe()).containsExactly("com.acme.A.m");
+        assertRefused(BudgetState.MAGIC_1 + "\nbudget=5\n", "ends before its header (" + BudgetState.MAGIC_1);
     }
 
     private void assertRefused(String content, String problem) throws Exception {

@@ -59,7 +59,8 @@ class BudgetIT {
     }
 
     /** As {@link #launch(String, String, String, String)}, the log written into {@code output}. */
-    private Printed launch(Path output, String include, String app, String seconds, String budgetOptions) throws Exception {
+    private Printed launch(Path output, String include, String app, String seconds, String budgetOptions, String... more)
+            throws Exception {
         // block-forever: the run checks written == produced, which the default bounded wait does not promise under load
         // the run-time budget is what most tests here judge: trivial methods stay in unless a test says otherwise
         String options = "include=" + include + ",file.dir=" + output + ",budget.interval.ms=250,policy=block-forever,"
@@ -67,7 +68,10 @@ class BudgetIT {
         Set<String> off = new TreeSet<>();
         Set<String> on = new TreeSet<>();
         Map<String, List<String>> lines = new HashMap<>();
-        try (AgentJvm p = AgentJvm.start(options, AgentProcess.TEST_CLASSES, app, seconds)) {
+        String[] args = new String[1 + more.length];
+        args[0] = seconds;
+        System.arraycopy(more, 0, args, 1, more.length);
+        try (AgentJvm p = AgentJvm.start(options, AgentProcess.TEST_CLASSES, app, args)) {
             String line;
             while (!(line = p.awaitLine("")).equals("done")) {
                 if (line.startsWith("probe ")) {
@@ -154,6 +158,20 @@ class BudgetIT {
         assertThat(r.entersAfterFirstSwitch().getOrDefault(TINY, 0L)).isZero();
         assertThat(r.entersAfterFirstSwitch().get(IMPORTANT)).isPositive();
         assertThat(r.entersAfterFirstSwitch().get(RARE)).isPositive();
+    }
+
+    @Test
+    void anIntervalEndsEarlyWhenTheProgramStartsItsWorkAfterAQuietStartAndTheHotProbeGoesOffThen() throws Exception {
+        // 2.5 s quiet, then 2.5 s of work: the intervals have grown while the program slept (100,
+        // 200, 400, 800 ms, then 1.6 s, up to the 4 s allowed), and the interval under way when the
+        // work starts ends at its next look, 100 ms later, instead of running its planned length
+        Printed printed = launch(dir, APP + "*", "io.sonde.agent.sample.BudgetApp", "2.5",
+                "budget=5,budget.interval.ms=4000,budget.pin=" + IMPORTANT, "2.5");
+        List<String> intervals = printed.lines("counter").stream().filter(c -> c.startsWith("budget.interval ")).toList();
+        assertThat(intervals).as(printed.stderr()).anyMatch(c -> c.contains("ended early: activity jumped"));
+        // the quiet intervals grew (the rule did not shorten them), and the hot probe went off
+        assertThat(intervals).anyMatch(c -> c.startsWith("budget.interval ms=800 "));
+        assertThat(printed.off()).as(intervals.toString()).containsExactly(TINY);
     }
 
     @Test
@@ -281,6 +299,9 @@ class BudgetIT {
         assertThat(first.lines("counter")).anyMatch(c -> c.startsWith("budget.state=" + state + " (none yet"))
                 .anyMatch(c -> c.startsWith("budget.state.saved=" + kept.size() + " probe(s) kept"));
 
+        String measured = Files.readAllLines(state).stream().filter(l -> l.startsWith("execution.ns=")).findFirst().orElseThrow()
+                .substring("execution.ns=".length());
+
         Map<String, Long> enters = new HashMap<>();
         Printed second = launch(dir.resolve("second"), APP + "*", "io.sonde.agent.sample.BudgetApp", "3", options);
         List<Map<String, Object>> events = scanLog(dir.resolve("second"), r -> {
@@ -303,6 +324,33 @@ class BudgetIT {
                 .anyMatch(c -> c.startsWith("budget.off " + TINY + " executions="));
         assertThat(second.stderr()).contains(kept.size() + " probe(s) left out of the code from the start");
         assertThat(second.on()).doesNotContain(TINY);
+        // the cost per execution the first run measured (if a step's experiment counted) is where the second starts
+        if (measured.equals("none")) {
+            assertThat(second.lines("counter")).noneMatch(c -> c.contains("of earlier runs from budget.state"));
+        } else {
+            String nanos = measured.substring(0, measured.indexOf(' '));
+            assertThat(second.lines("counter")).as(why)
+                    .anyMatch(c -> c.startsWith("budget.state=" + state + " (") && c.contains("one execution measured at " + nanos + " ns"))
+                    .anyMatch(c -> c.startsWith("budget.execution.ns=") && c.contains("of earlier runs from budget.state"));
+        }
+    }
+
+    @Test
+    void theCostPerExecutionAnEarlierRunMeasuredIsTheEstimateFromTheStart() throws Exception {
+        // as a learning run writes it when a step's experiment counted (BudgetApp's steps leave too
+        // few executions of the stayed probes for one): the tiny method off, one execution at 1000 ns
+        Path state = dir.resolve("measured.state");
+        Files.writeString(state, "sonde-budget-state 2\nbudget=5\nwritten=2026-11-25T17:30:00Z\n"
+                + "execution.ns=1000.0 weight=4000000 experiments=2\n"
+                + TINY + "\t900000\t97.000\t30.0\t1.00\t220.000\tover budget (written by the test)\n");
+        Printed printed = launch(APP + "*", "io.sonde.agent.sample.BudgetApp", "1", "budget=5,budget.pin=" + IMPORTANT + ",budget.state=" + state);
+        assertThat(printed.lines("counter")).as(printed.stderr())
+                .anyMatch(c -> c.startsWith("budget.state=" + state + " (1 probe(s) left out of the code from the start")
+                        && c.contains("one execution measured at 1000.0 ns"))
+                .anyMatch(c -> c.startsWith("budget.execution.ns=1000.0 ns (prior ") && c.contains("2 of earlier runs from budget.state"));
+        // left out of the code, so never registered: neither on nor off in the probe list
+        assertThat(printed.on()).contains(IMPORTANT).doesNotContain(TINY);
+        assertThat(printed.off()).doesNotContain(TINY);
     }
 
     @Test

@@ -9,7 +9,7 @@ import javax.management.ObjectName;
  * The application of the budget test, in a JVM of its own under the agent: a cold, important
  * method ({@link Work#important}, about a millisecond of work per call) that calls a hot, tiny one
  * ({@link Hot#tiny}) 20,000 times per call and a small one ({@link Cold#rare}) once. Runs for the
- * seconds given as the first argument, then prints the agent's probe list and counters from its
+ * seconds given as the first argument (after sleeping the seconds of the second, if given), then prints the agent's probe list and counters from its
  * MBean (in-process) as {@code probe <line>} and {@code counter <line>}, then {@code done}.
  */
 public final class BudgetApp {
@@ -47,6 +47,7 @@ public final class BudgetApp {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length > 1) Thread.sleep((long) (Double.parseDouble(args[1]) * 1000)); // a quiet start first
         long end = System.nanoTime() + (long) (Double.parseDouble(args[0]) * 1e9);
         long s = 1;
         long calls = 0;
