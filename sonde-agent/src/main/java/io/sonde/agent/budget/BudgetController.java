@@ -464,23 +464,7 @@ public final class BudgetController implements Runnable {
         }
         saveState(); // before the re-transformation, which a short program may not outlive
         experiment = experiment(now, before, appThreads, live, made, start, end);
-        int classes = 0;
-        if (keep) {
-            keptShare += leftCost;
-            long stepExecutions = Math.max(1, sum(off));
-            for (ProbeLoad p : off) kept.put(p.name(), leftCost * p.executions() / stepExecutions);
-            keptInCode = kept.size();
-        } else {
-            long t0 = System.nanoTime();
-            // one re-transformation for the whole step, with the probes left in the code earlier
-            // whose classes it re-transforms anyway
-            classes = catalog.removeFromCode(withKeptOfSameClasses(names, kept, this::stillOff));
-            keptShare = 0;
-            for (double share : kept.values()) keptShare += share;
-            keptInCode = kept.size();
-            rewovenMillis += TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-            classesRewoven += classes;
-        }
+        int classes = keep ? leaveInCode(off, leftCost) : takeOutOfCode(names);
         // the re-transformation's CPU on this thread (and the state file's writing) is not the
         // application's: start afresh after it
         mark(tally.snapshot());
@@ -491,6 +475,30 @@ public final class BudgetController implements Runnable {
                         + " and " + (names.size() - 5) + " more", keep
                         ? String.format(Locale.ROOT, "left in the code (at most %.3f %% of the application's CPU time; cheaper than re-transforming)", 100 * leftCost)
                         : "taken out of the code of " + classes + " class(es)"));
+    }
+
+    /** A small step's probes stay in the code, switched off: their cost ({@code leftCost}) is shared out by executions. Returns 0 classes. */
+    private int leaveInCode(List<ProbeLoad> off, double leftCost) {
+        keptShare += leftCost;
+        long stepExecutions = Math.max(1, sum(off));
+        for (ProbeLoad p : off) kept.put(p.name(), leftCost * p.executions() / stepExecutions);
+        keptInCode = kept.size();
+        return 0;
+    }
+
+    /**
+     * One re-transformation for the whole step, with the probes left in the code earlier whose
+     * classes it re-transforms anyway; returns the classes re-transformed.
+     */
+    private int takeOutOfCode(List<String> names) {
+        long t0 = System.nanoTime();
+        int classes = catalog.removeFromCode(withKeptOfSameClasses(names, kept, this::stillOff));
+        keptShare = 0;
+        for (double share : kept.values()) keptShare += share;
+        keptInCode = kept.size();
+        rewovenMillis += TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        classesRewoven += classes;
+        return classes;
     }
 
     /**
