@@ -711,7 +711,7 @@ public final class BudgetController implements Runnable {
         restoredCost = learned.measured();
         stateStatus = String.format(Locale.ROOT, "%s (%d probe(s) left out of the code from the start, learned with budget=%s %%, written %s%s)",
                 file, rules.size(), trim(learned.percent()), learned.written(), learned.measured() == null ? ""
-                        : String.format(Locale.ROOT, "; one execution measured at %.1f ns", learned.measured().nanos()));
+                        : String.format(Locale.ROOT, "; one execution measured at %.2f times the calibrated pair", learned.measured().pairs()));
         AgentLog.info("budget: " + rules.size() + " probe(s) left out of the code from the start, as the budget switched them off"
                 + " in an earlier run (budget.state " + file + ", written " + learned.written() + ")");
     }

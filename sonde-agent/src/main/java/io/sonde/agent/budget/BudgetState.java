@@ -21,18 +21,21 @@ import java.util.Locale;
  * compiling the classes again after each step's re-transformation.
  *
  * <p>It also keeps what one execution was measured to cost the application's threads ({@link
- * ExecutionCost}), so that a later start judges the probes left on at that cost from its first
- * interval rather than at the calibrated pair, which on real libraries is several times too low.
+ * ExecutionCost}), as a multiple of the calibrated enter+exit pair of the run that measured it
+ * (CPU times scale with the machine's speed and load, the ratio much less: a loaded machine once
+ * calibrated the pair at 195 ns instead of 50), so that a later start judges the probes left on at
+ * that multiple of its own pair from its first interval rather than at the pair alone, which on
+ * real libraries is several times too low.
  *
  * <p>Text, UTF-8, one switch per line, tab-separated:
  * <pre>
  * sonde-budget-state 2
  * budget=5
  * written=2026-11-25T17:30:00Z
- * execution.ns=234.5 weight=412345 experiments=2      (or execution.ns=none)
+ * execution.pairs=4.73 weight=412345 experiments=2      (or execution.pairs=none)
  * PROBE  EXECUTIONS  SHARE  MEAN_NS  DEPTH  OVERHEAD  REASON
  * </pre>
- * Version 1 (written before the execution cost was kept) has no {@code execution.ns} line and is
+ * Version 1 (written before the execution cost was kept) has no {@code execution.pairs} line and is
  * still read. Lines starting with {@code #} are comments. Written whole to a temporary file beside it, then
  * moved over it, so that a reader never sees half a file.
  */
@@ -47,9 +50,10 @@ final class BudgetState {
 
     /**
      * What the steps' experiments measured one execution to cost ({@link ExecutionCost}): the mean
-     * in ns, weighted by the executions the steps removed ({@code weight}), over {@code experiments}.
+     * in multiples of the calibrated pair, weighted by the executions the steps removed ({@code
+     * weight}), over {@code experiments}.
      */
-    record Measured(double nanos, double weight, int experiments) {}
+    record Measured(double pairs, double weight, int experiments) {}
 
     /**
      * What a file holds: the budget it was learned with, when it was written, the measured cost
@@ -106,28 +110,28 @@ final class BudgetState {
                 }
                 header++;
             } else if (header < headers) {
-                measured = measured(at, value(at, line, "execution.ns"));
+                measured = measured(at, value(at, line, "execution.pairs"));
                 header++;
             } else {
                 entries.add(entry(at, line));
             }
         }
         if (header < headers) {
-            throw new Unreadable(file + ": ends before its header (" + (headers == 4 ? MAGIC + ", budget=, written=, execution.ns="
+            throw new Unreadable(file + ": ends before its header (" + (headers == 4 ? MAGIC + ", budget=, written=, execution.pairs="
                     : MAGIC_1 + ", budget=, written=") + ")");
         }
         return new Learned(percent, written, measured, List.copyOf(entries));
     }
 
-    /** {@code none}, or {@code NANOS weight=W experiments=N}. */
+    /** {@code none}, or {@code PAIRS weight=W experiments=N}. */
     private static Measured measured(String at, String text) throws Unreadable {
         if (text.equals("none")) return null;
         String[] f = text.split(" +");
         if (f.length != 3 || !f[1].startsWith("weight=") || !f[2].startsWith("experiments=")) {
-            throw new Unreadable(at + "expected execution.ns=NANOS weight=EXECUTIONS experiments=N or execution.ns=none, found '"
+            throw new Unreadable(at + "expected execution.pairs=PAIRS weight=EXECUTIONS experiments=N or execution.pairs=none, found '"
                     + shorten(text) + "'");
         }
-        double nanos = number(at, f[0], "execution.ns");
+        double pairs = number(at, f[0], "execution.pairs");
         double weight = number(at, f[1].substring("weight=".length()), "weight");
         int experiments;
         try {
@@ -135,10 +139,10 @@ final class BudgetState {
         } catch (NumberFormatException e) {
             throw new Unreadable(at + "experiments '" + shorten(f[2]) + "' is not a whole number");
         }
-        if (!(nanos > 0) || !(weight > 0) || experiments <= 0) {
-            throw new Unreadable(at + "execution.ns, weight and experiments must be above 0");
+        if (!(pairs > 0) || !(weight > 0) || experiments <= 0) {
+            throw new Unreadable(at + "execution.pairs, weight and experiments must be above 0");
         }
-        return new Measured(nanos, weight, experiments);
+        return new Measured(pairs, weight, experiments);
     }
 
     private static Entry entry(String at, String line) throws Unreadable {
@@ -169,9 +173,9 @@ final class BudgetState {
                 .append(" leaves them out of the code (docs/agent.md)\n");
         out.append("budget=").append(BudgetController.trim(percent)).append('\n');
         out.append("written=").append(written).append('\n');
-        out.append("# what one execution of a probe was measured to cost the application's threads\n");
-        out.append("execution.ns=").append(measured == null ? "none" : String.format(Locale.ROOT, "%.1f weight=%d experiments=%d",
-                measured.nanos(), Math.round(measured.weight()), measured.experiments())).append('\n');
+        out.append("# what one execution of a probe was measured to cost the application's threads, in calibrated enter+exit pairs\n");
+        out.append("execution.pairs=").append(measured == null ? "none" : String.format(Locale.ROOT, "%.3f weight=%d experiments=%d",
+                measured.pairs(), Math.round(measured.weight()), measured.experiments())).append('\n');
         out.append("# probe\texecutions\tshare\tmean_ns\tdepth\toverhead\treason\n");
         for (Entry e : entries) {
             BudgetController.Switch s = e.figures();

@@ -77,19 +77,20 @@ final class ExecutionCost {
     }
 
     /**
-     * Starts from what earlier runs measured ({@code budget.state}): their mean counts as
-     * experiments with their weight, and this run's experiments join it. Null: nothing.
+     * Starts from what earlier runs measured ({@code budget.state}), in multiples of their pair
+     * and so here of this run's prior: their mean counts as experiments with their weight, and
+     * this run's experiments join it. Null: nothing.
      */
     void restore(BudgetState.Measured earlier) {
         if (earlier == null) return;
-        weightedNanos += Math.max(priorNanos, earlier.nanos()) * earlier.weight();
+        weightedNanos += Math.max(1, earlier.pairs()) * priorNanos * earlier.weight();
         weight += earlier.weight();
         restoredExperiments += earlier.experiments();
     }
 
-    /** What the experiments, earlier runs' included, measured; null when none counted. */
+    /** What the experiments, earlier runs' included, measured, in multiples of the prior; null when none counted. */
     BudgetState.Measured measured() {
-        return weight == 0 ? null : new BudgetState.Measured(weightedNanos / weight, weight, experiments + restoredExperiments);
+        return weight == 0 ? null : new BudgetState.Measured(weightedNanos / weight / priorNanos, weight, experiments + restoredExperiments);
     }
 
     /** The last counted experiment's raw result (ns per removed execution, may be below the prior), NaN if none. */

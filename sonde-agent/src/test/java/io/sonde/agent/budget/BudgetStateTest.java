@@ -41,7 +41,7 @@ class BudgetStateTest {
             double percent = 1 + random.nextInt(99) + (random.nextBoolean() ? 0.5 : 0);
             Instant written = Instant.ofEpochSecond(1_790_000_000L + random.nextInt(10_000_000));
             BudgetState.Measured measured = random.nextInt(4) == 0 ? null
-                    : new BudgetState.Measured(1 + random.nextInt(5000) / 10.0, 1 + random.nextInt(100_000_000), 1 + random.nextInt(9));
+                    : new BudgetState.Measured(1 + random.nextInt(50_000) / 1000.0, 1 + random.nextInt(100_000_000), 1 + random.nextInt(9));
             Path file = dir.resolve("sub" + round).resolve("budget.state");
             BudgetState.write(file, percent, written, measured, entries);
 
@@ -60,15 +60,15 @@ class BudgetStateTest {
 
     @Test
     void aBadFileIsRefusedNamingTheLineAndTheProblem() throws Exception {
-        String header = BudgetState.MAGIC + "\nbudget=5\nwritten=2026-11-25T17:30:00Z\nexecution.ns=none\n";
+        String header = BudgetState.MAGIC + "\nbudget=5\nwritten=2026-11-25T17:30:00Z\nexecution.pairs=none\n";
         assertRefused("sonde-budget-state 3\n", ":1: not a budget state file of this version");
         assertRefused(BudgetState.MAGIC + "\nbudget=5\nwritten=2026-11-25T17:30:00Z\n", "ends before its header");
-        assertRefused(BudgetState.MAGIC + "\nbudget=5\nwritten=2026-11-25T17:30:00Z\nexecution.ns=12\n",
-                ":4: expected execution.ns=NANOS weight=EXECUTIONS experiments=N");
-        assertRefused(BudgetState.MAGIC + "\nbudget=5\nwritten=2026-11-25T17:30:00Z\nexecution.ns=12 weight=x experiments=1\n",
+        assertRefused(BudgetState.MAGIC + "\nbudget=5\nwritten=2026-11-25T17:30:00Z\nexecution.pairs=12\n",
+                ":4: expected execution.pairs=PAIRS weight=EXECUTIONS experiments=N");
+        assertRefused(BudgetState.MAGIC + "\nbudget=5\nwritten=2026-11-25T17:30:00Z\nexecution.pairs=12 weight=x experiments=1\n",
                 ":4: weight 'x' is not a number");
-        assertRefused(BudgetState.MAGIC + "\nbudget=5\nwritten=2026-11-25T17:30:00Z\nexecution.ns=-3 weight=10 experiments=1\n",
-                ":4: execution.ns, weight and experiments must be above 0");
+        assertRefused(BudgetState.MAGIC + "\nbudget=5\nwritten=2026-11-25T17:30:00Z\nexecution.pairs=-3 weight=10 experiments=1\n",
+                ":4: execution.pairs, weight and experiments must be above 0");
         assertRefused(BudgetState.MAGIC + "\nbudget=five\n", ":2: budget 'five' is not a number");
         assertRefused(BudgetState.MAGIC + "\nbudget=0\n", ":2: budget must be above 0");
         assertRefused(BudgetState.MAGIC + "\npercent=5\n", ":2: expected budget=");

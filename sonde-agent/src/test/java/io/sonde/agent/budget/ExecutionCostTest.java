@@ -43,20 +43,21 @@ class ExecutionCostTest {
     void whatAnEarlierRunMeasuredIsTheEstimateFromTheStartAndThisRunsExperimentsJoinItByWeight() {
         ExecutionCost cost = new ExecutionCost(PRIOR);
         assertThat(cost.measured()).isNull();
-        cost.restore(new BudgetState.Measured(250, 3_000_000, 2));
+        // five times the earlier run's pair is five times this run's: 250 ns at a prior of 50
+        cost.restore(new BudgetState.Measured(5, 3_000_000, 2));
         assertThat(cost.nanos()).isEqualTo(250);
         assertThat(cost.experiments()).isZero();
         assertThat(cost.toString()).contains("250.0 ns", "0 experiment(s), 2 of earlier runs from budget.state");
         // this run measures 100 ns over 1,000,000 removed executions: (250 * 3 + 100 * 1) / 4
         cost.observe(before(100_000), cpuAfter(50_000), 50_000 * STAYED);
         assertThat(cost.nanos()).isCloseTo(212.5, within(1e-6));
-        assertThat(cost.measured()).isEqualTo(new BudgetState.Measured(cost.nanos(), 4_000_000, 3));
-        // an earlier measure below this machine's prior counts at the prior, as a new one would
+        assertThat(cost.measured()).isEqualTo(new BudgetState.Measured(212.5 / PRIOR, 4_000_000, 3));
+        // an earlier measure below its pair counts at the pair, as a new one would
         ExecutionCost low = new ExecutionCost(PRIOR);
-        low.restore(new BudgetState.Measured(20, 1000, 1));
+        low.restore(new BudgetState.Measured(0.4, 1000, 1));
         assertThat(low.nanos()).isEqualTo(PRIOR);
         low.restore(null);
-        assertThat(low.measured()).isEqualTo(new BudgetState.Measured(PRIOR, 1000, 1));
+        assertThat(low.measured()).isEqualTo(new BudgetState.Measured(1, 1000, 1));
     }
 
     @Test
