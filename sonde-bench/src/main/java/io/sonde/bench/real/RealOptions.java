@@ -27,12 +27,13 @@ import java.util.Set;
  * @param maxBytes     a run whose monitoring output grows beyond this is killed and reported as cut
  * @param h2Ops        operations of the h2 workload
  * @param httpRequests requests of the http workload
+ * @param jsonOps      operations of the json workload
  * @param budgetState  the Sonde runs keep the overhead budget's state ({@code budget.state}) per workload,
  *                     learned in one unmeasured run before the measured ones
  */
 public record RealOptions(boolean quick, Path json, List<RealWorkload> workloads, List<String> frameworks, int runs,
         Path jdk, String agentOptions, Path out, Path sondeAgent, Path cache, int runTimeoutSeconds, long maxBytes,
-        long h2Ops, long httpRequests, boolean budgetState) {
+        long h2Ops, long httpRequests, long jsonOps, boolean budgetState) {
 
     /** The configurations this benchmark knows, in the order they run. */
     public static final List<String> FRAMEWORKS = List.of("none", "sonde", "kieker");
@@ -40,9 +41,9 @@ public record RealOptions(boolean quick, Path json, List<RealWorkload> workloads
     /** Usage text printed after a bad option. */
     public static final String USAGE = String.join("\n",
             "usage: sonde bench real [options]",
-            "  --quick                CI run: 200 H2 operations, 200 requests, 1 run",
+            "  --quick                CI run: 200 operations (H2, JSON), 200 requests, 1 run",
             "  --json FILE            write the results as a JSON array (default OUT/real.json)",
-            "  --workloads LIST       h2,http (default both)",
+            "  --workloads LIST       h2,http,json (default h2,http)",
             "  --frameworks LIST      none,sonde,kieker (default all three)",
             "  --runs N               JVM runs per configuration (default 3; 1 with --quick)",
             "  --jdk PATH             JDK home the workloads run on (default: the running JDK)",
@@ -55,13 +56,14 @@ public record RealOptions(boolean quick, Path json, List<RealWorkload> workloads
             "  --run-timeout S        kill a run after S seconds (default 600; 120 with --quick)",
             "  --max-bytes N          kill a run whose output exceeds N bytes (default 4000000000; 500000000 with --quick)",
             "  --h2-ops N             H2 operations (default 2000; 200 with --quick)",
-            "  --http-requests N      HTTP requests (default 5000; 200 with --quick)");
+            "  --http-requests N      HTTP requests (default 5000; 200 with --quick)",
+            "  --json-ops N           JSON operations (default 20000; 200 with --quick)");
 
     /** Parses the arguments that follow {@code real}. */
     public static RealOptions parse(String[] args) {
         boolean quick = false;
         Path json = null;
-        List<RealWorkload> workloads = List.of(RealWorkload.values());
+        List<RealWorkload> workloads = RealWorkload.DEFAULT;
         List<String> frameworks = FRAMEWORKS;
         Integer runs = null;
         Path jdk = Path.of(System.getProperty("java.home"));
@@ -73,6 +75,7 @@ public record RealOptions(boolean quick, Path json, List<RealWorkload> workloads
         Long maxBytes = null;
         Long h2Ops = null;
         Long httpRequests = null;
+        Long jsonOps = null;
         boolean budgetState = false;
         OptionArgs arguments = new OptionArgs(args);
         while (arguments.next()) {
@@ -100,6 +103,7 @@ public record RealOptions(boolean quick, Path json, List<RealWorkload> workloads
                 case "--max-bytes" -> maxBytes = OptionArgs.parseLong(option, value, 1);
                 case "--h2-ops" -> h2Ops = OptionArgs.parseLong(option, value, 1);
                 case "--http-requests" -> httpRequests = OptionArgs.parseLong(option, value, 1);
+                case "--json-ops" -> jsonOps = OptionArgs.parseLong(option, value, 1);
                 default -> throw new IllegalArgumentException("unknown option " + option);
             }
         }
@@ -107,7 +111,7 @@ public record RealOptions(boolean quick, Path json, List<RealWorkload> workloads
                 agentOptions, out, sondeAgent, cache, timeout != null ? timeout : quick ? 120 : 600,
                 maxBytes != null ? maxBytes : quick ? 500_000_000L : 4_000_000_000L,
                 h2Ops != null ? h2Ops : quick ? 200 : 2_000, httpRequests != null ? httpRequests : quick ? 200 : 5_000,
-                budgetState);
+                jsonOps != null ? jsonOps : quick ? 200 : 20_000, budgetState);
         if (budgetState && !agentOptions.contains("budget=")) {
             throw new IllegalArgumentException("option --budget-state needs a budget in --agent-options (e.g. budget=5)");
         }
@@ -116,7 +120,11 @@ public record RealOptions(boolean quick, Path json, List<RealWorkload> workloads
 
     /** The size of {@code workload} in these options (operations or requests). */
     public long size(RealWorkload workload) {
-        return workload == RealWorkload.H2 ? h2Ops : httpRequests;
+        return switch (workload) {
+            case H2 -> h2Ops;
+            case HTTP -> httpRequests;
+            case JSON -> jsonOps;
+        };
     }
 
     /** The JSON file to write. */

@@ -14,7 +14,15 @@ public enum RealWorkload {
     /** H2 in memory, a JDBC workload; every class of {@code org.h2}. */
     H2("h2", "com.h2database", "h2", "2.5.252", List.of("org.h2.")),
     /** Javalin 7 on Jetty 12 with an HTTP client in the same JVM; Javalin's and Jetty's classes. */
-    HTTP("http", "io.javalin", "javalin", "7.2.3", List.of("io.javalin.", "org.eclipse.jetty."));
+    HTTP("http", "io.javalin", "javalin", "7.2.3", List.of("io.javalin.", "org.eclipse.jetty.")),
+    /**
+     * Jackson databind, JSON to objects and back; Jackson's classes. Not in the default set: a
+     * workload none of the budget's choices were made on, run on demand ({@code --workloads json}).
+     */
+    JSON("json", "com.fasterxml.jackson.core", "jackson-databind", "2.22.4", List.of("com.fasterxml.jackson."));
+
+    /** The workloads run when none are named. */
+    public static final List<RealWorkload> DEFAULT = List.of(H2, HTTP);
 
     private final String label;
     private final String group;
@@ -70,6 +78,6 @@ public enum RealWorkload {
                 return w;
             }
         }
-        throw new IllegalArgumentException("unknown workload '" + text + "' (expected h2 or http)");
+        throw new IllegalArgumentException("unknown workload '" + text + "' (expected h2, http or json)");
     }
 }

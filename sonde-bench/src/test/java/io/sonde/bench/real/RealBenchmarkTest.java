@@ -79,6 +79,28 @@ class RealBenchmarkTest {
     }
 
     @Test
+    @Timeout(150)
+    void quickJsonRunOnJacksonIsCorrectWithAndWithoutTheAgentAndRecordsJacksonsMethods(@TempDir Path out) throws Exception {
+        assumeTrue(SondeFramework.candidates().stream().anyMatch(Files::isRegularFile),
+                "the Sonde agent jar is not built (mvn -pl sonde-agent package)");
+        Path json = out.resolve("real.json");
+        boolean correct = RealBenchmark.execute(new String[] {"--quick", "--workloads", "json", "--frameworks", "none,sonde",
+                "--out", out.toString(), "--json", json.toString()});
+        assertThat(correct).as("every configuration correct").isTrue();
+        List<JsonNode> rows = new ArrayList<>();
+        new ObjectMapper().readTree(json.toFile()).forEach(rows::add);
+        assertThat(rows).extracting(r -> r.get("framework").asText()).containsExactly("none", "sonde");
+        for (JsonNode row : rows) {
+            assertThat(row.get("workload").asText()).isEqualTo("json");
+            assertThat(row.get("correct").asBoolean()).as("correct: %s", row).isTrue();
+            assertThat(row.get("dropped").asLong()).isZero();
+        }
+        // 200 operations of Jackson: thousands of monitored executions of its parser and serializers
+        assertThat(rows.get(1).get("executions").asLong()).as("executions: %s", rows.get(1)).isGreaterThan(10_000);
+        assertThat(rows.get(1).get("weave_classes").asInt()).as("Jackson classes woven").isGreaterThan(50);
+    }
+
+    @Test
     @Timeout(120)
     void aRunPastTheByteLimitIsCutAndNotCorrect(@TempDir Path out) throws Exception {
         assumeTrue(SondeFramework.candidates().stream().anyMatch(Files::isRegularFile),

@@ -34,6 +34,18 @@ class RealOptionsTest {
     }
 
     @Test
+    void theJsonWorkloadRunsWhenNamedWithItsOwnSize() {
+        assertThat(RealOptions.parse(new String[0]).workloads()).doesNotContain(RealWorkload.JSON);
+        RealOptions o = RealOptions.parse(new String[] {"--workloads", "json,h2", "--json-ops", "300"});
+        assertThat(o.workloads()).containsExactly(RealWorkload.JSON, RealWorkload.H2);
+        assertThat(o.size(RealWorkload.JSON)).isEqualTo(300);
+        assertThat(RealOptions.parse(new String[] {"--quick", "--workloads", "json"}).size(RealWorkload.JSON)).isEqualTo(200);
+        assertThat(RealWorkload.JSON.sondeInclude()).isEqualTo("com.fasterxml.jackson.*");
+        assertThat(RealWorkload.JSON.library()).isEqualTo("com.fasterxml.jackson.core:jackson-databind:2.22.4");
+        assertThatThrownBy(() -> RealOptions.parse(new String[] {"--json-ops", "0"})).hasMessageContaining("--json-ops");
+    }
+
+    @Test
     void badOptionsAreNamed() {
         assertThatThrownBy(() -> RealOptions.parse(new String[] {"--frameworks", "otel"}))
                 .hasMessageContaining("--frameworks").hasMessageContaining("otel");

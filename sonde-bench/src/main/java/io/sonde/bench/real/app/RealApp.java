@@ -14,7 +14,7 @@ import javax.management.ObjectName;
 
 /**
  * The program {@code sonde bench real} runs in a child JVM whose class path holds only this
- * package and the workload's library: {@code --workload h2|http --ops N --report FILE}. It notes
+ * package and the workload's library: {@code --workload h2|http|json --ops N --report FILE}. It notes
  * the time of entering {@code main}, prepares the workload (the library's classes load, and are
  * woven, here), runs the bounded workload measuring wall and process CPU time (and when each
  * tenth of its operations began: {@code slice_end_ns.K}, see {@link Slices}), and writes a
@@ -43,11 +43,12 @@ public final class RealApp {
             }
         }
         if (workload == null || ops < 1 || report == null) {
-            throw new IllegalArgumentException("usage: RealApp --workload h2|http --ops N --report FILE");
+            throw new IllegalArgumentException("usage: RealApp --workload h2|http|json --ops N --report FILE");
         }
         Workload w = switch (workload) {
             case "h2" -> new H2Workload();
             case "http" -> new HttpWorkload();
+            case "json" -> new JsonWorkload();
             default -> throw new IllegalArgumentException("unknown workload " + workload);
         };
         List<String> lines = new ArrayList<>();
