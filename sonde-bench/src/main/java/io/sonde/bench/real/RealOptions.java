@@ -57,7 +57,7 @@ public record RealOptions(boolean quick, Path json, List<RealWorkload> workloads
             "  --max-bytes N          kill a run whose output exceeds N bytes (default 4000000000; 500000000 with --quick)",
             "  --h2-ops N             H2 operations (default 2000; 200 with --quick)",
             "  --http-requests N      HTTP requests (default 5000; 200 with --quick)",
-            "  --json-ops N           JSON operations (default 20000; 200 with --quick)");
+            "  --json-ops N           JSON operations (default 100000; 200 with --quick)");
 
     /** Parses the arguments that follow {@code real}. */
     public static RealOptions parse(String[] args) {
@@ -111,7 +111,7 @@ public record RealOptions(boolean quick, Path json, List<RealWorkload> workloads
                 agentOptions, out, sondeAgent, cache, timeout != null ? timeout : quick ? 120 : 600,
                 maxBytes != null ? maxBytes : quick ? 500_000_000L : 4_000_000_000L,
                 h2Ops != null ? h2Ops : quick ? 200 : 2_000, httpRequests != null ? httpRequests : quick ? 200 : 5_000,
-                jsonOps != null ? jsonOps : quick ? 200 : 20_000, budgetState);
+                jsonOps != null ? jsonOps : quick ? 200 : 100_000, budgetState);
         if (budgetState && !agentOptions.contains("budget=")) {
             throw new IllegalArgumentException("option --budget-state needs a budget in --agent-options (e.g. budget=5)");
         }
