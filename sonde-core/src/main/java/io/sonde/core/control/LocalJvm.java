@@ -77,6 +77,107 @@ public final class LocalJvm implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs a diagnostic command in the target through this connection, as {@code jcmd} does
+     * (HotSpot's attach API: {@code sun.tools.attach.HotSpotVirtualMachine.executeJCmd}, which
+     * this code can call only where {@code jdk.attach} exports that package to it: the sonde jar's
+     * manifest does, {@code Add-Exports}); returns its output, or null where that is not possible
+     * (package not exported, not HotSpot's attach API).
+     *
+     * @throws ProbeControlException ATTACH when the command could not be sent or failed in the target
+     */
+    public String diagnosticCommand(String command) {
+        java.lang.reflect.Method executeJCmd = JCmd.METHOD;
+        if (executeJCmd == null || !executeJCmd.getDeclaringClass().isInstance(vm)) {
+            return null;
+        }
+        try (java.io.InputStream in = (java.io.InputStream) executeJCmd.invoke(vm, command)) {
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IllegalAccessException e) {
+            return null;
+        } catch (java.lang.reflect.InvocationTargetException | IOException e) {
+            Throwable cause = e instanceof java.lang.reflect.InvocationTargetException ? e.getCause() : e;
+            throw new ProbeControlException(ProbeControlException.Reason.ATTACH,
+                    "process " + pid + " did not run '" + command + "': " + cause, cause);
+        }
+    }
+
+    /**
+     * Adds {@link AgentState#WEAVER_C2_DIRECTIVE} in the target ({@code Compiler.directives_add},
+     * through {@link #diagnosticCommand}), so that the weaving of an attach starts with it in
+     * place; true when added, false (nothing changed, the agent then adds it itself) when it cannot
+     * be: no way to run the command, a JVM without the command, a directive file the target cannot
+     * read. The command reads the directive from a file: written to the target's temporary
+     * directory (same user, only the owner may read it; this machine's when that is not
+     * writable), read at once and deleted.
+     *
+     * @param target the target's system properties (its {@code java.io.tmpdir})
+     */
+    public boolean addWeaverDirective(Properties target) {
+        if (JCmd.METHOD == null) {
+            return false; // not even a file to write
+        }
+        Path file = null;
+        try {
+            file = directiveFile(target.getProperty("java.io.tmpdir"));
+            java.nio.file.Files.writeString(file, AgentState.WEAVER_C2_DIRECTIVE);
+            String answer = diagnosticCommand("Compiler.directives_add " + file);
+            return answer != null && answer.contains("1 compiler directives added");
+        } catch (IOException | ProbeControlException e) {
+            return false;
+        } finally {
+            if (file != null) {
+                try {
+                    java.nio.file.Files.deleteIfExists(file);
+                } catch (IOException e) {
+                    // a file of a few bytes left in a temporary directory
+                }
+            }
+        }
+    }
+
+    /**
+     * Removes the directive {@link #addWeaverDirective} added ({@code Compiler.directives_remove}
+     * pops the latest directive: one someone added with {@code jcmd} since then would go instead).
+     * A target that is gone needs nothing removed; false when it could not be removed.
+     */
+    public boolean removeWeaverDirective() {
+        try {
+            String answer = diagnosticCommand("Compiler.directives_remove");
+            return answer != null;
+        } catch (ProbeControlException e) {
+            return false;
+        }
+    }
+
+    private static Path directiveFile(String targetTmp) throws IOException {
+        if (targetTmp != null && !targetTmp.isBlank()) {
+            Path dir = Path.of(targetTmp);
+            if (java.nio.file.Files.isDirectory(dir) && java.nio.file.Files.isWritable(dir)) {
+                return java.nio.file.Files.createTempFile(dir, "sonde-weaver-directive", ".json");
+            }
+        }
+        return java.nio.file.Files.createTempFile("sonde-weaver-directive", ".json");
+    }
+
+    /** HotSpot's {@code executeJCmd}, looked up once; null where it cannot be called. */
+    private static final class JCmd {
+        static final java.lang.reflect.Method METHOD = lookUp();
+
+        private static java.lang.reflect.Method lookUp() {
+            try {
+                Class<?> hotspot = Class.forName("sun.tools.attach.HotSpotVirtualMachine");
+                if (!LocalJvm.class.getModule().canRead(hotspot.getModule())
+                        || !hotspot.getModule().isExported("sun.tools.attach", LocalJvm.class.getModule())) {
+                    return null;
+                }
+                return hotspot.getMethod("executeJCmd", String.class);
+            } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+                return null;
+            }
+        }
+    }
+
     /** Detaches; a target that is gone or closed the connection needs no clean-up. */
     @Override
     public void close() {

@@ -8,8 +8,6 @@ import com.sun.tools.attach.VirtualMachine;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
 import java.util.jar.JarOutputStream;
@@ -28,23 +26,16 @@ import org.junit.jupiter.api.io.TempDir;
 @EnabledOnOs(OS.LINUX)
 class AttachHandshakeTest {
 
-    /** Generous: the machine may be heavily loaded. */
-    private static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(60);
+    private static final long WAIT_NANOS = AttachTargetProcesses.WAIT_NANOS;
 
     @TempDir
     Path dir;
 
-    private final List<Process> started = new ArrayList<>();
+    private final AttachTargetProcesses targets = new AttachTargetProcesses();
 
     @AfterEach
     void stop() throws Exception {
-        for (Process p : started) {
-            // closing stdin ends AttachTarget normally, so its JVM removes its attach socket
-            p.getOutputStream().close();
-            if (!p.waitFor(60, TimeUnit.SECONDS)) {
-                p.destroyForcibly().waitFor(60, TimeUnit.SECONDS);
-            }
-        }
+        targets.close();
     }
 
     @Test
@@ -152,20 +143,7 @@ class AttachHandshakeTest {
         return jar;
     }
 
-    /** Starts AttachTarget in {@link #dir} with the given JVM options; returns once its main runs. */
     private Process startJvm(String option) throws IOException, InterruptedException {
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Path out = dir.resolve("out.txt");
-        Process p = new ProcessBuilder(java.toString(), option, "-cp", System.getProperty("java.class.path"),
-                AttachTarget.class.getName())
-                .directory(dir.toFile()).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-        started.add(p);
-        long deadline = System.nanoTime() + WAIT_NANOS;
-        while (!Files.readString(out).startsWith("ready")) {
-            assertThat(p.isAlive()).as("target JVM running").isTrue();
-            assertThat(System.nanoTime() - deadline).as("target JVM ready within 60 s").isNegative();
-            Thread.sleep(10);
-        }
-        return p;
+        return targets.start(dir, option);
     }
 }
