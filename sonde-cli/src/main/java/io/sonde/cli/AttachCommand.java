@@ -57,8 +57,9 @@ public final class AttachCommand implements Callable<Integer> {
         Path jar = locateAgentJar(agentJar);
         String agentOptions = agentOptions();
         long pid = target.pid();
-        try (LocalJvm jvm = LocalJvm.attach(pid)) {
-            Properties before = jvm.systemProperties();
+        EarlyAttach.Attached attached = EarlyAttach.attach(pid); // most often started while picocli parsed
+        try (LocalJvm jvm = attached.jvm()) {
+            Properties before = attached.properties();
             String running = before.getProperty(AgentState.OPTIONS_PROPERTY);
             if (running != null) {
                 if (!running.equals(agentOptions)) {
