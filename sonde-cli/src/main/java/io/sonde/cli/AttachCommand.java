@@ -68,10 +68,10 @@ public final class AttachCommand implements Callable<Integer> {
                 out.println("the Sonde agent already runs in process " + pid + " with these options (loaded by "
                         + before.getProperty(AgentState.ORIGIN_PROPERTY) + ")");
             } else {
-                // C2 kept off the weaver from its first batch on (docs/agent.md, "Attach"): added here,
-                // through this connection, so that the agent need not start the platform MBean server
-                // for it; removed when the weaving is done. Where it cannot be, the agent adds it.
-                boolean directive = jvm.addWeaverDirective(before);
+                // C2 kept off the weaver from its first batch on (docs/agent.md, "Attach"): added with the
+                // attach, through this connection, so that the agent need not start the platform MBean
+                // server for it; removed when the weaving is done. Where it could not be, the agent adds it.
+                boolean directive = attached.directiveAdded();
                 Properties done;
                 try {
                     jvm.loadAgent(jar, directive ? AgentState.withDirectiveMark(agentOptions) : agentOptions);

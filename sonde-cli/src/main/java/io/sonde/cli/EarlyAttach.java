@@ -1,5 +1,6 @@
 package io.sonde.cli;
 
+import io.sonde.core.control.AgentState;
 import io.sonde.core.control.LocalJvm;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
@@ -7,16 +8,21 @@ import java.util.concurrent.CompletionException;
 
 /**
  * The attach of {@code sonde attach --pid P}, started while picocli still builds and parses the
- * command line: the connection to the target and its first system properties, on a thread of its
- * own, so that the handshake (about 0.05 s in a fresh CLI JVM) overlaps picocli's work
+ * command line: the connection to the target, its first system properties and, when no agent runs
+ * there yet, the weaver's compiler directive ({@link LocalJvm#addWeaverDirective}), on a thread of
+ * its own, so that this work (about 0.07 s in a fresh CLI JVM) overlaps picocli's
  * (docs/benchmarks.md, "`sonde attach` under one second"). {@link AttachCommand} takes the result
  * where it would attach itself, so its errors come at the same point with the same message as
  * ever; a result nobody takes (a usage error, another pid after parsing) is closed.
  */
 final class EarlyAttach {
 
-    /** A connection and the target's system properties as read right after attaching. */
-    record Attached(LocalJvm jvm, Properties properties) {}
+    /**
+     * A connection, the target's system properties as read right after attaching, and whether the
+     * weaver's compiler directive was added then (only when no agent ran there: the one to load
+     * must tell the agent so, and remove it when done).
+     */
+    record Attached(LocalJvm jvm, Properties properties, boolean directiveAdded) {}
 
     /** The one started for the command line being run; null when none. */
     private static volatile EarlyAttach current;
@@ -33,15 +39,24 @@ final class EarlyAttach {
     }
 
     private void attach() {
-        LocalJvm jvm = null;
         try {
-            jvm = LocalJvm.attach(pid);
-            result.complete(new Attached(jvm, jvm.systemProperties()));
+            result.complete(connect(pid));
         } catch (RuntimeException | Error e) {
-            if (jvm != null) {
-                jvm.close();
-            }
             result.completeExceptionally(e);
+        }
+    }
+
+    private static Attached connect(long pid) {
+        LocalJvm jvm = LocalJvm.attach(pid);
+        try {
+            Properties properties = jvm.systemProperties();
+            // an agent loaded after this read is refused or seen by the command, which then removes it
+            boolean directive = properties.getProperty(AgentState.OPTIONS_PROPERTY) == null
+                    && jvm.addWeaverDirective(properties);
+            return new Attached(jvm, properties, directive);
+        } catch (RuntimeException | Error e) {
+            jvm.close();
+            throw e;
         }
     }
 
@@ -109,20 +124,19 @@ final class EarlyAttach {
                 throw e;
             }
         }
-        LocalJvm jvm = LocalJvm.attach(pid);
-        try {
-            return new Attached(jvm, jvm.systemProperties());
-        } catch (RuntimeException e) {
-            jvm.close();
-            throw e;
-        }
+        return connect(pid);
     }
 
     /** Ends this attach if nobody took it: its connection is closed when (and if) it is made. */
     void closeIfUntaken() {
         if (current == this) {
             current = null;
-            result.thenAccept(a -> a.jvm().close());
+            result.thenAccept(a -> {
+                if (a.directiveAdded()) {
+                    a.jvm().removeWeaverDirective();
+                }
+                a.jvm().close();
+            });
         }
     }
 }
