@@ -9,9 +9,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import java.util.jar.Attributes;
-import java.util.jar.JarOutputStream;
-import java.util.jar.Manifest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -131,16 +128,8 @@ class AttachHandshakeTest {
         assertThat(AttachHandshake.notAJvm(jvm.pid())).isNull();
     }
 
-    /** A jar of only a manifest naming AttachTarget as its agent: the target finds the class on its class path. */
     private Path agentJar() throws IOException {
-        Manifest manifest = new Manifest();
-        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
-        manifest.getMainAttributes().put(new Attributes.Name("Agent-Class"), AttachTarget.class.getName());
-        Path jar = dir.resolve("agent.jar");
-        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
-            // the manifest is all
-        }
-        return jar;
+        return AttachTargetProcesses.agentJar(dir);
     }
 
     private Process startJvm(String option) throws IOException, InterruptedException {

@@ -8,6 +8,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
 
 /** {@link AttachTarget} JVMs started by a test, each ended (normally, by closing its stdin) on close. */
 final class AttachTargetProcesses implements AutoCloseable {
@@ -32,6 +35,18 @@ final class AttachTargetProcesses implements AutoCloseable {
             Thread.sleep(10);
         }
         return p;
+    }
+
+    /** A jar of only a manifest naming AttachTarget as its agent (in {@code dir}): the target finds the class on its class path. */
+    static Path agentJar(Path dir) throws IOException {
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().put(new Attributes.Name("Agent-Class"), AttachTarget.class.getName());
+        Path jar = dir.resolve("agent.jar");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
+            // the manifest is all
+        }
+        return jar;
     }
 
     @Override

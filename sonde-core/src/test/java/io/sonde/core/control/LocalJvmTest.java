@@ -3,6 +3,8 @@ package io.sonde.core.control;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -10,8 +12,9 @@ import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link LocalJvm}'s diagnostic commands against a real JVM: the weaver's compiler directive added
- * through the attach connection and removed again, leaving the target's directives as they were.
+ * {@link LocalJvm} and the client built on it against a real JVM: the weaver's compiler directive
+ * added through the attach connection and removed again, leaving the target's directives as they
+ * were; a client by pid waits while an attached agent's MBean is announced but not registered.
  * (This module's tests run with jdk.attach's {@code sun.tools.attach} exported, as the sonde jar's
  * manifest does.)
  */
@@ -47,5 +50,27 @@ class LocalJvmTest {
             assertThat(jvm.diagnosticCommand("Compiler.directives_print")).isEqualTo(before);
         }
         assertThat(p.isAlive()).isTrue();
+    }
+
+    @Test
+    void aClientByPidWaitsWhileTheMBeanIsAnnounced() throws Exception {
+        Process p = targets.start(dir, "-D" + AgentState.MBEAN_PENDING_PROPERTY + "=true");
+        CompletableFuture<ProbeControlException> client = CompletableFuture.supplyAsync(() -> {
+            try (ProbeControlClient c = ProbeControlClient.attach(p.pid())) {
+                return null;
+            } catch (ProbeControlException e) {
+                return e;
+            }
+        });
+        // announced: the client cannot be done before the mark is gone, however slow the machine
+        Thread.sleep(500);
+        assertThat(client).as("waiting for the announced MBean").isNotDone();
+        try (LocalJvm jvm = LocalJvm.attach(p.pid())) {
+            jvm.loadAgent(AttachTargetProcesses.agentJar(dir), "clear=" + AgentState.MBEAN_PENDING_PROPERTY);
+        }
+        // the mark gone and no MBean registered (this target has none): the usual answer
+        ProbeControlException e = client.get(60, TimeUnit.SECONDS);
+        assertThat(e).isNotNull();
+        assertThat(e.reason()).isEqualTo(ProbeControlException.Reason.NO_AGENT);
     }
 }
