@@ -9,10 +9,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -28,12 +28,8 @@ class AttachHandshakeTest {
     @TempDir
     Path dir;
 
-    private final AttachTargetProcesses targets = new AttachTargetProcesses();
-
-    @AfterEach
-    void stop() throws Exception {
-        targets.close();
-    }
+    @RegisterExtension
+    final AttachTargetProcesses targets = new AttachTargetProcesses();
 
     @Test
     void startsTheListenerOfARunningJvmAndTheAttachConnects() throws Exception {

@@ -11,9 +11,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
-/** {@link AttachTarget} JVMs started by a test, each ended (normally, by closing its stdin) on close. */
-final class AttachTargetProcesses implements AutoCloseable {
+/**
+ * {@link AttachTarget} JVMs started by a test, each ended (normally, by closing its stdin) after
+ * the test ({@code @RegisterExtension}).
+ */
+final class AttachTargetProcesses implements AfterEachCallback {
 
     /** Generous: the machine may be heavily loaded. */
     static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(60);
@@ -50,7 +55,7 @@ final class AttachTargetProcesses implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void afterEach(ExtensionContext context) throws Exception {
         for (Process p : started) {
             // closing stdin ends AttachTarget normally, so its JVM removes its attach socket
             p.getOutputStream().close();

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -24,12 +24,8 @@ class LocalJvmTest {
     @TempDir
     Path dir;
 
-    private final AttachTargetProcesses targets = new AttachTargetProcesses();
-
-    @AfterEach
-    void stop() throws Exception {
-        targets.close();
-    }
+    @RegisterExtension
+    final AttachTargetProcesses targets = new AttachTargetProcesses();
 
     @Test
     void theWeaverDirectiveIsAddedAndRemovedThroughTheAttachConnection() throws Exception {
