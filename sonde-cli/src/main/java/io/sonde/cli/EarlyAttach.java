@@ -29,6 +29,13 @@ final class EarlyAttach {
 
     private final long pid;
     private final CompletableFuture<Attached> result;
+    /**
+     * Guards the directive: the attach thread adds it only while the command line may still take
+     * this attach, and a command line that ended without it removes it before its JVM exits.
+     */
+    private final Object directiveLock = new Object();
+    private boolean untaken; // guarded by directiveLock
+    private LocalJvm directiveAddedTo; // guarded by directiveLock
 
     private EarlyAttach(long pid) {
         this.pid = pid;
@@ -40,20 +47,27 @@ final class EarlyAttach {
 
     private void attach() {
         try {
-            result.complete(connect(pid));
+            result.complete(connect(pid, this));
         } catch (RuntimeException | Error e) {
             result.completeExceptionally(e);
         }
     }
 
-    private static Attached connect(long pid) {
+    /** Attaches, reads the properties and adds the directive (for {@code early}: while it may be taken). */
+    private static Attached connect(long pid, EarlyAttach early) {
         LocalJvm jvm = LocalJvm.attach(pid);
         try {
             Properties properties = jvm.systemProperties();
             // an agent loaded after this read is refused or seen by the command, which then removes it
-            boolean directive = properties.getProperty(AgentState.OPTIONS_PROPERTY) == null
-                    && jvm.addWeaverDirective(properties);
-            return new Attached(jvm, properties, directive);
+            boolean noAgent = properties.getProperty(AgentState.OPTIONS_PROPERTY) == null;
+            if (early == null) {
+                return new Attached(jvm, properties, noAgent && jvm.addWeaverDirective(properties));
+            }
+            synchronized (early.directiveLock) {
+                boolean directive = noAgent && !early.untaken && jvm.addWeaverDirective(properties);
+                early.directiveAddedTo = directive ? jvm : null;
+                return new Attached(jvm, properties, directive);
+            }
         } catch (RuntimeException | Error e) {
             jvm.close();
             throw e;
@@ -124,19 +138,24 @@ final class EarlyAttach {
                 throw e;
             }
         }
-        return connect(pid);
+        return connect(pid, null);
     }
 
-    /** Ends this attach if nobody took it: its connection is closed when (and if) it is made. */
+    /**
+     * Ends this attach if nobody took it: a directive it added is removed now (before this JVM
+     * exits), none is added from now on, and its connection is closed when (and if) it is made.
+     */
     void closeIfUntaken() {
-        if (current == this) {
-            current = null;
-            result.thenAccept(a -> {
-                if (a.directiveAdded()) {
-                    a.jvm().removeWeaverDirective();
-                }
-                a.jvm().close();
-            });
+        if (current != this) {
+            return;
         }
+        current = null;
+        synchronized (directiveLock) {
+            untaken = true;
+            if (directiveAddedTo != null) {
+                directiveAddedTo.removeWeaverDirective();
+            }
+        }
+        result.thenAccept(a -> a.jvm().close());
     }
 }

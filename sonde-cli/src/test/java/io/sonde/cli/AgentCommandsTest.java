@@ -250,6 +250,35 @@ class AgentCommandsTest {
         stop();
     }
 
+    /**
+     * The attach started before picocli parses adds the weaver's directive; a command line that then
+     * fails without taking it (here: the agent jar missing) removes the directive before it returns.
+     */
+    @Test
+    void anEarlyAttachNobodyTookLeavesNoDirective() throws Exception {
+        start(null);
+        String pid = Long.toString(process.pid());
+        try (LocalJvm jvm = LocalJvm.attach(process.pid())) {
+            // the directive added by the early attach alone: wait for it (at most 30 s), then end it untaken
+            EarlyAttach early = EarlyAttach.startFor("attach", "--pid", pid);
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (!jvm.diagnosticCommand("Compiler.directives_print").contains("io/sonde/agent/instrument/*.*")) {
+                assertThat(System.nanoTime() - deadline).as("the early attach's directive within 30 s").isNegative();
+                Thread.sleep(10);
+            }
+            early.closeIfUntaken();
+            assertThat(jvm.diagnosticCommand("Compiler.directives_print")).as("removed before closeIfUntaken returned")
+                    .doesNotContain("io/sonde/agent/instrument/*.*");
+
+            // the same through the command line: it fails before it attaches, and leaves nothing behind
+            Object[] r = sonde("attach", "--pid", pid, "--agent", dir.resolve("missing.jar").toString(), "include=x.*");
+            assertThat(r[0]).isEqualTo(1);
+            assertThat((String) r[2]).contains("--agent " + dir.resolve("missing.jar") + ": no such file");
+            assertThat(jvm.diagnosticCommand("Compiler.directives_print")).doesNotContain("io/sonde/agent/instrument/*.*");
+        }
+        stop();
+    }
+
     /** Option errors: exit code 1 with the errors, from the published status, also with {@code jmx=off}. */
     @Test
     void attachReportsBadOptionsWithoutJmx() throws Exception {
