@@ -5,7 +5,18 @@ import com.sun.tools.attach.AgentLoadException;
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
 import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.EnumSet;
 import java.util.Properties;
 
 /**
@@ -87,16 +98,16 @@ public final class LocalJvm implements AutoCloseable {
      * @throws ProbeControlException ATTACH when the command could not be sent or failed in the target
      */
     public String diagnosticCommand(String command) {
-        java.lang.reflect.Method executeJCmd = JCmd.METHOD;
+        Method executeJCmd = JCmd.METHOD;
         if (executeJCmd == null || !executeJCmd.getDeclaringClass().isInstance(vm)) {
             return null;
         }
-        try (java.io.InputStream in = (java.io.InputStream) executeJCmd.invoke(vm, command)) {
-            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        try (InputStream in = (InputStream) executeJCmd.invoke(vm, command)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IllegalAccessException e) {
             return null;
-        } catch (java.lang.reflect.InvocationTargetException | IOException e) {
-            Throwable cause = e instanceof java.lang.reflect.InvocationTargetException ? e.getCause() : e;
+        } catch (InvocationTargetException | IOException e) {
+            Throwable cause = e instanceof InvocationTargetException ? e.getCause() : e;
             throw new ProbeControlException(ProbeControlException.Reason.ATTACH,
                     "process " + pid + " did not run '" + command + "': " + cause, cause);
         }
@@ -119,16 +130,15 @@ public final class LocalJvm implements AutoCloseable {
         }
         Path file = null;
         try {
-            file = directiveFile(target.getProperty("java.io.tmpdir"));
-            java.nio.file.Files.writeString(file, AgentState.WEAVER_C2_DIRECTIVE);
+            file = writeDirectiveFile(target.getProperty("java.io.tmpdir"));
             String answer = diagnosticCommand("Compiler.directives_add " + file);
             return answer != null && answer.contains("1 compiler directives added");
-        } catch (IOException | ProbeControlException e) {
+        } catch (IOException | RuntimeException e) { // also a file system without POSIX permissions
             return false;
         } finally {
             if (file != null) {
                 try {
-                    java.nio.file.Files.deleteIfExists(file);
+                    Files.deleteIfExists(file);
                 } catch (IOException e) {
                     // a file of a few bytes left in a temporary directory
                 }
@@ -150,21 +160,37 @@ public final class LocalJvm implements AutoCloseable {
         }
     }
 
-    private static Path directiveFile(String targetTmp) throws IOException {
+    /**
+     * Writes the directive to a new file that only this user can read, in the target's temporary
+     * directory (else this JVM's). Created exclusively ({@code CREATE_NEW}: never an existing file
+     * or a link someone put there; then no directive, the agent adds it), and named by this
+     * process and the clock: {@code Files.createTempFile} would draw the name from a
+     * {@code SecureRandom}, whose first use cost a fresh CLI JVM 10-15 ms.
+     */
+    private static Path writeDirectiveFile(String targetTmp) throws IOException {
+        Path dir = Path.of(System.getProperty("java.io.tmpdir"));
         if (targetTmp != null && !targetTmp.isBlank()) {
-            Path dir = Path.of(targetTmp);
-            if (java.nio.file.Files.isDirectory(dir) && java.nio.file.Files.isWritable(dir)) {
-                return java.nio.file.Files.createTempFile(dir, "sonde-weaver-directive", ".json");
+            Path t = Path.of(targetTmp);
+            if (Files.isDirectory(t) && Files.isWritable(t)) {
+                dir = t;
             }
         }
-        return java.nio.file.Files.createTempFile("sonde-weaver-directive", ".json");
+        Path file = dir.resolve("sonde-weaver-directive-" + ProcessHandle.current().pid() + "-" + System.nanoTime() + ".json");
+        try (SeekableByteChannel out = Files.newByteChannel(file,
+                EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                PosixFilePermissions.asFileAttribute(EnumSet.of(
+                        PosixFilePermission.OWNER_READ,
+                        PosixFilePermission.OWNER_WRITE)))) {
+            out.write(ByteBuffer.wrap(AgentState.WEAVER_C2_DIRECTIVE.getBytes(StandardCharsets.UTF_8)));
+        }
+        return file;
     }
 
     /** HotSpot's {@code executeJCmd}, looked up once; null where it cannot be called. */
     private static final class JCmd {
-        static final java.lang.reflect.Method METHOD = lookUp();
+        static final Method METHOD = lookUp();
 
-        private static java.lang.reflect.Method lookUp() {
+        private static Method lookUp() {
             try {
                 Class<?> hotspot = Class.forName("sun.tools.attach.HotSpotVirtualMachine");
                 if (!LocalJvm.class.getModule().canRead(hotspot.getModule())

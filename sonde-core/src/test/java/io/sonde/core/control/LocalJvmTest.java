@@ -2,9 +2,11 @@ package io.sonde.core.control;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -29,13 +31,17 @@ class LocalJvmTest {
 
     @Test
     void theWeaverDirectiveIsAddedAndRemovedThroughTheAttachConnection() throws Exception {
-        Process p = targets.start(dir, "-Dattach.marker=directive");
+        Path tmp = Files.createDirectory(dir.resolve("tmp")); // the target's temporary directory
+        Process p = targets.start(dir, "-Djava.io.tmpdir=" + tmp);
         try (LocalJvm jvm = LocalJvm.attach(p.pid())) {
             String before = jvm.diagnosticCommand("Compiler.directives_print");
             assertThat(before).as("diagnostic commands through the attach connection").isNotNull()
                     .contains("Directive: (default)").doesNotContain("io/sonde/agent/instrument/*.*");
 
             assertThat(jvm.addWeaverDirective(jvm.systemProperties())).isTrue();
+            try (Stream<Path> left = Files.list(tmp)) {
+                assertThat(left).as("the directive's file, read and deleted").isEmpty();
+            }
             String during = jvm.diagnosticCommand("Compiler.directives_print");
             assertThat(during).contains("io/sonde/agent/instrument/*.*", "io/sonde/agent/shaded/bytebuddy/jar/asm/*.*");
             // the directive's C2 block excludes
