@@ -5,6 +5,8 @@ import com.sun.tools.attach.VirtualMachine;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -196,8 +198,23 @@ public final class AttachHandshake {
         return null;
     }
 
-    /** Sends SIGQUIT with kill(1): the JDK's own native call is not accessible. */
+    /**
+     * Sends SIGQUIT: with the JDK's own native call where this code may call it (the sonde jar's
+     * manifest opens {@code jdk.attach}'s {@code sun.tools.attach} to it), else with kill(1), a
+     * process start that cost a fresh CLI JVM about 10 ms more.
+     */
     private static boolean sendQuit(long pid) throws IOException, InterruptedException {
+        Method sendQuitTo = NativeQuit.METHOD;
+        if (sendQuitTo != null) {
+            try {
+                sendQuitTo.invoke(null, (int) pid);
+                return true;
+            } catch (InvocationTargetException e) {
+                return false; // kill(2) failed: the process is gone, or not ours
+            } catch (IllegalAccessException e) {
+                // as if not opened: kill(1) below
+            }
+        }
         Process kill = new ProcessBuilder("kill", "-QUIT", Long.toString(pid))
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         if (!kill.waitFor(10, TimeUnit.SECONDS)) {
@@ -205,6 +222,30 @@ public final class AttachHandshake {
             return false;
         }
         return kill.exitValue() == 0;
+    }
+
+    /** True when SIGQUIT goes with the JDK's native call, false with kill(1). */
+    static boolean quitsNatively() {
+        return NativeQuit.METHOD != null;
+    }
+
+    /** The JDK's {@code VirtualMachineImpl.sendQuitTo(int)} (Linux), looked up once; null where it cannot be called. */
+    private static final class NativeQuit {
+        static final Method METHOD = lookUp();
+
+        private static Method lookUp() {
+            try {
+                Class<?> impl = Class.forName("sun.tools.attach.VirtualMachineImpl");
+                if (!impl.getModule().isOpen("sun.tools.attach", AttachHandshake.class.getModule())) {
+                    return null;
+                }
+                Method m = impl.getDeclaredMethod("sendQuitTo", int.class);
+                m.setAccessible(true);
+                return m;
+            } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+                return null;
+            }
+        }
     }
 
     private static Outcome notDone(long pid, String why) {

@@ -39,6 +39,8 @@ class AttachHandshakeTest {
         // this pid that was killed, and would fool the check below
         Files.deleteIfExists(socket);
 
+        // with jdk.attach's sun.tools.attach open, as the sonde jar has it (this module's surefire argLine)
+        assertThat(AttachHandshake.quitsNatively()).as("SIGQUIT by the JDK's native call").isTrue();
         assertThat(AttachHandshake.startListener(p.pid(), WAIT_NANOS)).isEqualTo(AttachHandshake.Outcome.STARTED);
         assertThat(socket).exists();
         assertThat(dir.resolve(".attach_pid" + p.pid())).as("attach file removed").doesNotExist();
