@@ -2,8 +2,8 @@ package io.sonde.core.control;
 
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
+import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * {@link VirtualMachine#attach(String)} without its first sleep. When a HotSpot JVM's attach
@@ -126,12 +125,15 @@ public final class AttachHandshake {
             return null;
         }
         Path maps = PROC.resolve(Long.toString(pid)).resolve("maps");
-        try (Stream<String> lines = Files.lines(maps)) {
-            // "/libjvm.so (deleted)" when the JDK was replaced under the running JVM: still one
-            if (lines.anyMatch(l -> l.contains("/libjvm.so"))) {
-                return null;
+        // a plain loop, no stream and lambda: in a fresh CLI JVM their first use is a cost of its own
+        try (BufferedReader lines = Files.newBufferedReader(maps)) {
+            for (String l = lines.readLine(); l != null; l = lines.readLine()) {
+                // "/libjvm.so (deleted)" when the JDK was replaced under the running JVM: still one
+                if (l.contains("/libjvm.so")) {
+                    return null;
+                }
             }
-        } catch (IOException | UncheckedIOException | SecurityException e) {
+        } catch (IOException | SecurityException e) {
             return null; // cannot tell: the JDK's attach decides
         }
         return "process " + pid + " is not a Java VM (no libjvm.so in " + maps + "); no signal was sent to it";
