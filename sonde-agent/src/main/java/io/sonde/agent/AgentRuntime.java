@@ -64,6 +64,9 @@ public final class AgentRuntime {
             startConnector();
             return;
         }
+        // a client (sonde attach) that added the weaver's compiler directive itself says so in front
+        boolean directiveAdded = AgentState.hasDirectiveMark(options);
+        options = AgentState.withoutDirectiveMark(options);
         String given = options == null ? "" : options;
         if (started) {
             refuseSecondStart(given);
@@ -91,8 +94,8 @@ public final class AgentRuntime {
                 AgentLog.info(e);
             }
             AgentLog.info("bad options: the application runs unmonitored");
-            ProbesControl control = registerMBean(
-                    parsed.options(), null, null, null, errors, "not monitoring: bad options", agentJar, null, phases);
+            ProbesControl control = control(null, null, null, errors, "not monitoring: bad options", null, phases);
+            register(control, parsed.options(), agentJar);
             if (dynamic) {
                 publishStatus(control); // before "done": read after it
                 publishWeaving(new AgentState.Weaving(true, 0, 0, millisSince(loadedAt)));
@@ -133,9 +136,11 @@ public final class AgentRuntime {
             // executors and the MBean, one after the other: on a thread of their own beside the
             // weaver they made an attach slower on two cores (docs/benchmarks.md, "Attach")
             // an attach with the ASM weaver: C2 kept off the weaver while it re-transforms
-            // (instrument.WeaverCompilation; docs/benchmarks.md, "Attach"). Through the platform
-            // MBean server, so only with jmx=on, which starts that server anyway.
-            boolean c2Off = dynamic && o.jmx() && o.weaver() == AgentOptions.Weaver.ASM && !o.methods().selectsNothing();
+            // (instrument.WeaverCompilation; docs/benchmarks.md, "Attach"). Added by the client
+            // (sonde attach) through its attach connection where it could; else here, through the
+            // platform MBean server, so only with jmx=on, which starts that server anyway.
+            boolean c2Off = dynamic && !directiveAdded && o.jmx() && o.weaver() == AgentOptions.Weaver.ASM
+                    && !o.methods().selectsNothing();
             try (WeaverCompilation c = c2Off ? WeaverCompilation.c2Off() : null) {
                 if (c2Off) {
                     phases.end("compiler");
@@ -157,20 +162,31 @@ public final class AgentRuntime {
                 }
                 phases.end("executors");
             }
-            ProbesControl control = registerMBean(o, catalog, instrumenter, stats, List.of(), status, agentJar, budget, phases);
-            phases.end("mbean");
+            ProbesControl control = control(catalog, instrumenter, stats, List.of(), status, budget, phases);
             if (o.verbose()) {
                 AgentLog.info(status + "; " + instrumenter.transformedClasses() + " class(es) instrumented at start");
             }
             if (dynamic) {
+                // "done" before the MBean: registering it (mostly the platform MBean server's first
+                // start) follows at once on this thread, and a client that needs it waits for it
+                // (AgentState.MBEAN_PENDING_PROPERTY); the status needs no MBean
+                if (o.jmx()) {
+                    System.setProperty(AgentState.MBEAN_PENDING_PROPERTY, "true");
+                }
                 int n = instrumenter.loadedClassesWoven();
                 System.setProperty(AgentState.PHASES_PROPERTY, phases.summary()); // before "done": read after it
                 publishStatus(control);
                 publishWeaving(new AgentState.Weaving(true, n, Math.max(n, instrumenter.retransformTotal()),
                         millisSince(loadedAt)));
-                if (stats.on()) {
-                    stats.report().forEach(AgentLog::info); // the attach's weaving; again at exit
-                }
+            }
+            try {
+                register(control, o, agentJar);
+                phases.end("mbean");
+            } finally {
+                System.clearProperty(AgentState.MBEAN_PENDING_PROPERTY);
+            }
+            if (dynamic && stats.on()) {
+                stats.report().forEach(AgentLog::info); // the attach's weaving; again at exit
             }
         };
         if (dynamic) {
@@ -244,10 +260,10 @@ public final class AgentRuntime {
         }
     }
 
-    /** The agent's control (probe switch, and MBean unless {@code jmx=off}): registered and returned. */
-    private static ProbesControl registerMBean(
-            AgentOptions o, ProbeCatalog catalog, Instrumenter instrumenter, WeaveStats stats, List<String> errors,
-            String status, String agentJar, BudgetController budget, StartPhases phases) {
+    /** The agent's control, the process's probe switch from now on; its MBean is registered by {@link #register}. */
+    private static ProbesControl control(
+            ProbeCatalog catalog, Instrumenter instrumenter, WeaveStats stats, List<String> errors,
+            String status, BudgetController budget, StartPhases phases) {
         ProbesControl control = new ProbesControl(
                 catalog,
                 () -> instrumenter == null ? 0 : instrumenter.transformedClasses(),
@@ -261,15 +277,19 @@ public final class AgentRuntime {
                 errors,
                 status);
         ProbeSwitch.registerForProcess(control); // observers switch probes through the same switch
+        return control;
+    }
+
+    /** Registers the control's MBean, unless {@code jmx=off}; a failure is one line on stderr. */
+    private static void register(ProbesControl control, AgentOptions o, String agentJar) {
         if (!o.jmx()) {
-            return control;
+            return;
         }
         try {
             control.register(agentJar);
         } catch (Exception | LinkageError e) {
             AgentLog.info("could not register the JMX MBean " + ProbeControlMBean.OBJECT_NAME + ": " + e);
         }
-        return control;
     }
 
     /** The overhead budget ({@code budget=PERCENT}), or null when off or unavailable. */

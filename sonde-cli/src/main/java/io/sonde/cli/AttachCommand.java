@@ -57,8 +57,9 @@ public final class AttachCommand implements Callable<Integer> {
         Path jar = locateAgentJar(agentJar);
         String agentOptions = agentOptions();
         long pid = target.pid();
-        try (LocalJvm jvm = LocalJvm.attach(pid)) {
-            Properties before = jvm.systemProperties();
+        EarlyAttach.Attached attached = EarlyAttach.attach(pid); // most often started while picocli parsed
+        try (LocalJvm jvm = attached.jvm()) {
+            Properties before = attached.properties();
             String running = before.getProperty(AgentState.OPTIONS_PROPERTY);
             if (running != null) {
                 if (!running.equals(agentOptions)) {
@@ -67,8 +68,20 @@ public final class AttachCommand implements Callable<Integer> {
                 out.println("the Sonde agent already runs in process " + pid + " with these options (loaded by "
                         + before.getProperty(AgentState.ORIGIN_PROPERTY) + ")");
             } else {
-                jvm.loadAgent(jar, agentOptions);
-                Properties done = awaitWeaving(jvm, agentOptions, out);
+                // C2 kept off the weaver from its first batch on (docs/agent.md, "Attach"): added with the
+                // attach, through this connection, so that the agent need not start the platform MBean
+                // server for it; removed when the weaving is done. Where it could not be, the agent adds it.
+                boolean directive = attached.directiveAdded();
+                Properties done;
+                try {
+                    jvm.loadAgent(jar, directive ? AgentState.withDirectiveMark(agentOptions) : agentOptions);
+                    done = awaitWeaving(jvm, agentOptions, out);
+                } finally {
+                    if (directive && !jvm.removeWeaverDirective()) {
+                        spec.commandLine().getErr().println("sonde attach: could not remove the weaver's compiler "
+                                + "directive from process " + pid + " (harmless: the weaver's code stays compiled by C1)");
+                    }
+                }
                 // the status the agent published when done: no JMX connection to open (it costs as much as
                 // a fifth of the command), and the same with jmx=off
                 AgentState.Status status = done == null ? null : AgentState.Status.of(done);

@@ -70,6 +70,18 @@ public final class SondeCommand implements Runnable {
 
     /** Runs the command line and returns the exit code (0 ok, 1 failure, 2 usage error). */
     public static int execute(String... args) {
+        // sonde attach: the attach itself starts now, beside picocli's work (EarlyAttach)
+        EarlyAttach early = EarlyAttach.startFor(args);
+        try {
+            return run(args);
+        } finally {
+            if (early != null) {
+                early.closeIfUntaken();
+            }
+        }
+    }
+
+    private static int run(String... args) {
         CommandLine cl = commandLine(args);
         cl.setParameterExceptionHandler((ex, arguments) -> {
             CommandLine c = ex.getCommandLine();

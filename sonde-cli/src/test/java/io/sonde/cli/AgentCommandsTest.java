@@ -3,6 +3,7 @@ package io.sonde.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sonde.agent.testing.AgentJvm;
+import io.sonde.core.control.AgentState;
 import io.sonde.core.control.LocalJvm;
 import io.sonde.core.control.LoopbackConnector;
 import io.sonde.format.Format;
@@ -62,6 +63,21 @@ class AgentCommandsTest {
         send("stop");
         awaitLine("done");
         assertThat(process.awaitExit()).isZero();
+    }
+
+    /**
+     * The target's properties once the attached agent's MBean, registered right after "done", is
+     * (its pending mark gone; at most 30 s).
+     */
+    private static java.util.Properties awaitMBean(LocalJvm jvm) throws InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        java.util.Properties p = jvm.systemProperties();
+        while (p.getProperty(AgentState.MBEAN_PENDING_PROPERTY) != null && System.nanoTime() - deadline < 0) {
+            Thread.sleep(10);
+            p = jvm.systemProperties();
+        }
+        assertThat(p.getProperty(AgentState.MBEAN_PENDING_PROPERTY)).as("MBean registered within 30 s").isNull();
+        return p;
     }
 
     /** Runs the CLI in-process; returns {exit code, stdout, stderr}. */
@@ -142,8 +158,15 @@ class AgentCommandsTest {
         Object[] r = sonde(attach);
         assertThat(r[0]).as("stdout %s stderr %s", r[1], r[2]).isEqualTo(0);
         assertThat(lines(r[1])).anyMatch(l -> l.startsWith("woven: ") && l.contains(" loaded class(es) re-transformed"));
+        // no "compiler" phase: the command added the weaver's compiler directive itself; no "mbean": the
+        // MBean is registered after "done"
         assertThat(lines(r[1])).as("the agent's phases").anyMatch(l -> l.startsWith("where the time went: jar ")
-                && l.contains(", retransform ") && l.contains(", mbean "));
+                && l.contains(", retransform ") && l.contains(", executors ") && !l.contains("compiler ")
+                && !l.contains("mbean "));
+        try (LocalJvm jvm = LocalJvm.attach(process.pid())) {
+            assertThat(jvm.diagnosticCommand("Compiler.directives_print")).as("the weaver's directive removed")
+                    .contains("Directive: (default)").doesNotContain("io/sonde/agent/instrument/*.*");
+        }
         assertThat(lines(r[1])).contains("status: monitoring 1 method rule(s) from attach options, loaded by attach");
         assertThat(lines(r[1])).as("start.* counters in the status").anyMatch(l -> l.startsWith("start.total.ms="));
         mark(2);
@@ -220,9 +243,38 @@ class AgentCommandsTest {
         assertThat(lines(on[1])).contains("status: monitoring 1 method rule(s) from attach options, loaded by attach",
                 "probes: 2 (2 on), classes instrumented: 1");
         try (LocalJvm jvm = LocalJvm.attach(process.pid())) {
-            java.util.Properties target = jvm.systemProperties();
+            java.util.Properties target = awaitMBean(jvm); // registered right after "done"
             assertThat(target.getProperty(LoopbackConnector.AGENT_PROPERTY)).as("the MBean is registered").isNotNull();
             assertThat(target.getProperty(LoopbackConnector.URL_PROPERTY)).as("no JMX connector started").isNull();
+        }
+        stop();
+    }
+
+    /**
+     * The attach started before picocli parses adds the weaver's directive; a command line that then
+     * fails without taking it (here: the agent jar missing) removes the directive before it returns.
+     */
+    @Test
+    void anEarlyAttachNobodyTookLeavesNoDirective() throws Exception {
+        start(null);
+        String pid = Long.toString(process.pid());
+        try (LocalJvm jvm = LocalJvm.attach(process.pid())) {
+            // the directive added by the early attach alone: wait for it (at most 30 s), then end it untaken
+            EarlyAttach early = EarlyAttach.startFor("attach", "--pid", pid);
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (!jvm.diagnosticCommand("Compiler.directives_print").contains("io/sonde/agent/instrument/*.*")) {
+                assertThat(System.nanoTime() - deadline).as("the early attach's directive within 30 s").isNegative();
+                Thread.sleep(10);
+            }
+            early.closeIfUntaken();
+            assertThat(jvm.diagnosticCommand("Compiler.directives_print")).as("removed before closeIfUntaken returned")
+                    .doesNotContain("io/sonde/agent/instrument/*.*");
+
+            // the same through the command line: it fails before it attaches, and leaves nothing behind
+            Object[] r = sonde("attach", "--pid", pid, "--agent", dir.resolve("missing.jar").toString(), "include=x.*");
+            assertThat(r[0]).isEqualTo(1);
+            assertThat((String) r[2]).contains("--agent " + dir.resolve("missing.jar") + ": no such file");
+            assertThat(jvm.diagnosticCommand("Compiler.directives_print")).doesNotContain("io/sonde/agent/instrument/*.*");
         }
         stop();
     }

@@ -1,6 +1,7 @@
 package io.sonde.agent.instrument;
 
 import io.sonde.agent.AgentLog;
+import io.sonde.core.control.AgentState;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,12 +26,16 @@ import javax.management.ObjectName;
  * later are woven by C1 code (about as fast once warm). Only the weaver's packages match: the
  * probes' own code ({@code io.sonde.core.probe}) and the application are compiled as ever. Where
  * the MBean or the command is missing (another JVM), nothing is changed.
+ *
+ * <p>{@code sonde attach} adds the same directive itself through its attach connection before it
+ * loads the agent (and removes it when the weaving is done), so that the agent's attach does
+ * not start the platform MBean server before its weaving; this class is the agent's way for
+ * other clients.
  */
 public final class WeaverCompilation implements AutoCloseable {
 
     /** The directive: the weaver's packages, C2 excluded. */
-    static final String DIRECTIVE = "[{match: [\"io/sonde/agent/instrument/*.*\", "
-            + "\"io/sonde/agent/shaded/bytebuddy/jar/asm/*.*\"], c2: {Exclude: true}}]";
+    static final String DIRECTIVE = AgentState.WEAVER_C2_DIRECTIVE;
 
     private static final String DIAGNOSTIC_COMMAND = "com.sun.management:type=DiagnosticCommand";
     private static final String[] STRING_ARRAY = {String[].class.getName()};

@@ -41,6 +41,49 @@ public final class AgentState {
     /** How many of the {@link #STATUS_PROPERTY} lines are option errors; set with it. */
     public static final String STATUS_ERRORS_PROPERTY = "io.sonde.agent.status.errors";
 
+    /**
+     * Set by an attached agent with its MBean on ({@code jmx=on}) before {@link #WEAVING_PROPERTY}
+     * says {@code done}, and removed once the MBean is registered (or failed to be): the MBean is
+     * registered right after "done", and a client that needs it (a JMX connection) waits while
+     * this is set.
+     */
+    public static final String MBEAN_PENDING_PROPERTY = "io.sonde.agent.mbean.pending";
+
+    /**
+     * The compiler directive that keeps HotSpot's C2 off the weaver (its packages and the shaded
+     * ASM) while an attach re-transforms the loaded classes (docs/agent.md, "Attach"): added by
+     * {@code sonde attach} through the attach connection before it loads the agent, else by the
+     * agent itself.
+     */
+    public static final String WEAVER_C2_DIRECTIVE = "[{match: [\"io/sonde/agent/instrument/*.*\", "
+            + "\"io/sonde/agent/shaded/bytebuddy/jar/asm/*.*\"], c2: {Exclude: true}}]";
+
+    /**
+     * The first entry of the options string a client gives {@code agentmain} when it has added
+     * {@link #WEAVER_C2_DIRECTIVE} itself and removes it when the weaving is done: the agent then
+     * does not add it. Not an option: the agent takes it off before it reads the options
+     * ({@link #withoutDirectiveMark}), so it is neither parsed nor published.
+     */
+    public static final String DIRECTIVE_ADDED_MARK = "io.sonde.attach.weaver-directive=added";
+
+    /** {@code options} with {@link #DIRECTIVE_ADDED_MARK} in front. */
+    public static String withDirectiveMark(String options) {
+        return options.isEmpty() ? DIRECTIVE_ADDED_MARK : DIRECTIVE_ADDED_MARK + "," + options;
+    }
+
+    /** True when {@code options} (as given to {@code agentmain}) start with {@link #DIRECTIVE_ADDED_MARK}. */
+    public static boolean hasDirectiveMark(String options) {
+        return options != null && (options.equals(DIRECTIVE_ADDED_MARK) || options.startsWith(DIRECTIVE_ADDED_MARK + ","));
+    }
+
+    /** {@code options} without a leading {@link #DIRECTIVE_ADDED_MARK}; unchanged when it has none. */
+    public static String withoutDirectiveMark(String options) {
+        if (!hasDirectiveMark(options)) {
+            return options;
+        }
+        return options.length() == DIRECTIVE_ADDED_MARK.length() ? "" : options.substring(DIRECTIVE_ADDED_MARK.length() + 1);
+    }
+
     /** Origin of an agent started by {@code -javaagent}. */
     public static final String JAVAAGENT = "-javaagent";
     /** Origin of an agent loaded into a running JVM. */

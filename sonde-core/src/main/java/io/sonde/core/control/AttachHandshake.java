@@ -2,16 +2,17 @@ package io.sonde.core.control;
 
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
+import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * {@link VirtualMachine#attach(String)} without its first sleep. When a HotSpot JVM's attach
@@ -124,12 +125,15 @@ public final class AttachHandshake {
             return null;
         }
         Path maps = PROC.resolve(Long.toString(pid)).resolve("maps");
-        try (Stream<String> lines = Files.lines(maps)) {
-            // "/libjvm.so (deleted)" when the JDK was replaced under the running JVM: still one
-            if (lines.anyMatch(l -> l.contains("/libjvm.so"))) {
-                return null;
+        // a plain loop, no stream and lambda: in a fresh CLI JVM their first use is a cost of its own
+        try (BufferedReader lines = Files.newBufferedReader(maps)) {
+            for (String l = lines.readLine(); l != null; l = lines.readLine()) {
+                // "/libjvm.so (deleted)" when the JDK was replaced under the running JVM: still one
+                if (l.contains("/libjvm.so")) {
+                    return null;
+                }
             }
-        } catch (IOException | UncheckedIOException | SecurityException e) {
+        } catch (IOException | SecurityException e) {
             return null; // cannot tell: the JDK's attach decides
         }
         return "process " + pid + " is not a Java VM (no libjvm.so in " + maps + "); no signal was sent to it";
@@ -196,8 +200,23 @@ public final class AttachHandshake {
         return null;
     }
 
-    /** Sends SIGQUIT with kill(1): the JDK's own native call is not accessible. */
+    /**
+     * Sends SIGQUIT: with the JDK's own native call where this code may call it (the sonde jar's
+     * manifest opens {@code jdk.attach}'s {@code sun.tools.attach} to it), else with kill(1), a
+     * process start that cost a fresh CLI JVM about 10 ms more.
+     */
     private static boolean sendQuit(long pid) throws IOException, InterruptedException {
+        Method sendQuitTo = NativeQuit.METHOD;
+        if (sendQuitTo != null) {
+            try {
+                sendQuitTo.invoke(null, (int) pid);
+                return true;
+            } catch (InvocationTargetException e) {
+                return false; // kill(2) failed: the process is gone, or not ours
+            } catch (IllegalAccessException e) {
+                // as if not opened: kill(1) below
+            }
+        }
         Process kill = new ProcessBuilder("kill", "-QUIT", Long.toString(pid))
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         if (!kill.waitFor(10, TimeUnit.SECONDS)) {
@@ -205,6 +224,30 @@ public final class AttachHandshake {
             return false;
         }
         return kill.exitValue() == 0;
+    }
+
+    /** True when SIGQUIT goes with the JDK's native call, false with kill(1). */
+    static boolean quitsNatively() {
+        return NativeQuit.METHOD != null;
+    }
+
+    /** The JDK's {@code VirtualMachineImpl.sendQuitTo(int)} (Linux), looked up once; null where it cannot be called. */
+    private static final class NativeQuit {
+        static final Method METHOD = lookUp();
+
+        private static Method lookUp() {
+            try {
+                Class<?> impl = Class.forName("sun.tools.attach.VirtualMachineImpl");
+                if (!impl.getModule().isOpen("sun.tools.attach", AttachHandshake.class.getModule())) {
+                    return null;
+                }
+                Method m = impl.getDeclaredMethod("sendQuitTo", int.class);
+                m.setAccessible(true);
+                return m;
+            } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+                return null;
+            }
+        }
     }
 
     private static Outcome notDone(long pid, String why) {

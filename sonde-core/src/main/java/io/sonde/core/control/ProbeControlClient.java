@@ -95,7 +95,7 @@ public final class ProbeControlClient implements AutoCloseable {
     private static ProbeControlClient attachOnce(long pid) {
         String[] published;
         try (LocalJvm jvm = LocalJvm.attach(pid)) {
-            Properties props = jvm.systemProperties();
+            Properties props = awaitMBean(jvm);
             String agentJar = props.getProperty(LoopbackConnector.AGENT_PROPERTY);
             if (agentJar == null) {
                 throw noAgent("process " + pid);
@@ -112,6 +112,32 @@ public final class ProbeControlClient implements AutoCloseable {
             }
         }
         return connect("process " + pid, published[0], LoopbackConnector.credentials(published[1]));
+    }
+
+    /** The longest wait for an attached agent's MBean, registered right after its weaving is done. */
+    private static final long MBEAN_PENDING_WAIT_NANOS = 30_000_000_000L;
+
+    /**
+     * The target's system properties once an attached agent that announced its MBean
+     * ({@link AgentState#MBEAN_PENDING_PROPERTY}) has registered it, or stopped trying; at once
+     * when none is announced. (A client right after {@code sonde attach} would otherwise find no
+     * MBean yet.)
+     */
+    private static Properties awaitMBean(LocalJvm jvm) {
+        long deadline = System.nanoTime() + MBEAN_PENDING_WAIT_NANOS;
+        Properties props = jvm.systemProperties();
+        while (props.getProperty(AgentState.MBEAN_PENDING_PROPERTY) != null
+                && props.getProperty(LoopbackConnector.AGENT_PROPERTY) == null
+                && System.nanoTime() - deadline < 0) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ProbeControlException(Reason.CONNECTION, "interrupted while waiting for the MBean of process " + jvm.pid());
+            }
+            props = jvm.systemProperties();
+        }
+        return props;
     }
 
     /**

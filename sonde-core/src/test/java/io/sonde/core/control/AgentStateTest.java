@@ -30,4 +30,22 @@ class AgentStateTest {
         p.setProperty(AgentState.STATUS_ERRORS_PROPERTY, "0");
         assertThat(AgentState.Status.of(p)).isEqualTo(new AgentState.Status(List.of("status: monitoring"), 0));
     }
+
+    @Test
+    void theDirectiveMarkIsTakenOffBeforeTheOptionsAreRead() {
+        assertThat(AgentState.withDirectiveMark("include=a.*,writer=discard"))
+                .isEqualTo(AgentState.DIRECTIVE_ADDED_MARK + ",include=a.*,writer=discard");
+        for (String options : new String[] {"", "include=a.*", "include=a.*,writer=discard"}) {
+            String marked = AgentState.withDirectiveMark(options);
+            assertThat(AgentState.hasDirectiveMark(marked)).as(marked).isTrue();
+            assertThat(AgentState.withoutDirectiveMark(marked)).isEqualTo(options);
+            assertThat(AgentState.hasDirectiveMark(options)).as(options).isFalse();
+            assertThat(AgentState.withoutDirectiveMark(options)).isEqualTo(options);
+        }
+        // only as the first entry, and only the whole entry
+        assertThat(AgentState.hasDirectiveMark("include=a.*," + AgentState.DIRECTIVE_ADDED_MARK)).isFalse();
+        assertThat(AgentState.hasDirectiveMark(AgentState.DIRECTIVE_ADDED_MARK + "x")).isFalse();
+        assertThat(AgentState.hasDirectiveMark(null)).isFalse();
+        assertThat(AgentState.withoutDirectiveMark(null)).isNull();
+    }
 }

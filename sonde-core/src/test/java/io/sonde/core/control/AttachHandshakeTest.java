@@ -8,16 +8,11 @@ import com.sun.tools.attach.VirtualMachine;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.jar.Attributes;
-import java.util.jar.JarOutputStream;
-import java.util.jar.Manifest;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -28,24 +23,13 @@ import org.junit.jupiter.api.io.TempDir;
 @EnabledOnOs(OS.LINUX)
 class AttachHandshakeTest {
 
-    /** Generous: the machine may be heavily loaded. */
-    private static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(60);
+    private static final long WAIT_NANOS = AttachTargetProcesses.WAIT_NANOS;
 
     @TempDir
     Path dir;
 
-    private final List<Process> started = new ArrayList<>();
-
-    @AfterEach
-    void stop() throws Exception {
-        for (Process p : started) {
-            // closing stdin ends AttachTarget normally, so its JVM removes its attach socket
-            p.getOutputStream().close();
-            if (!p.waitFor(60, TimeUnit.SECONDS)) {
-                p.destroyForcibly().waitFor(60, TimeUnit.SECONDS);
-            }
-        }
-    }
+    @RegisterExtension
+    final AttachTargetProcesses targets = new AttachTargetProcesses();
 
     @Test
     void startsTheListenerOfARunningJvmAndTheAttachConnects() throws Exception {
@@ -55,6 +39,8 @@ class AttachHandshakeTest {
         // this pid that was killed, and would fool the check below
         Files.deleteIfExists(socket);
 
+        // with jdk.attach's sun.tools.attach open, as the sonde jar has it (this module's surefire argLine)
+        assertThat(AttachHandshake.quitsNatively()).as("SIGQUIT by the JDK's native call").isTrue();
         assertThat(AttachHandshake.startListener(p.pid(), WAIT_NANOS)).isEqualTo(AttachHandshake.Outcome.STARTED);
         assertThat(socket).exists();
         assertThat(dir.resolve(".attach_pid" + p.pid())).as("attach file removed").doesNotExist();
@@ -140,32 +126,11 @@ class AttachHandshakeTest {
         assertThat(AttachHandshake.notAJvm(jvm.pid())).isNull();
     }
 
-    /** A jar of only a manifest naming AttachTarget as its agent: the target finds the class on its class path. */
     private Path agentJar() throws IOException {
-        Manifest manifest = new Manifest();
-        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
-        manifest.getMainAttributes().put(new Attributes.Name("Agent-Class"), AttachTarget.class.getName());
-        Path jar = dir.resolve("agent.jar");
-        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
-            // the manifest is all
-        }
-        return jar;
+        return AttachTargetProcesses.agentJar(dir);
     }
 
-    /** Starts AttachTarget in {@link #dir} with the given JVM options; returns once its main runs. */
     private Process startJvm(String option) throws IOException, InterruptedException {
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Path out = dir.resolve("out.txt");
-        Process p = new ProcessBuilder(java.toString(), option, "-cp", System.getProperty("java.class.path"),
-                AttachTarget.class.getName())
-                .directory(dir.toFile()).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-        started.add(p);
-        long deadline = System.nanoTime() + WAIT_NANOS;
-        while (!Files.readString(out).startsWith("ready")) {
-            assertThat(p.isAlive()).as("target JVM running").isTrue();
-            assertThat(System.nanoTime() - deadline).as("target JVM ready within 60 s").isNegative();
-            Thread.sleep(10);
-        }
-        return p;
+        return targets.start(dir, option);
     }
 }

@@ -4,7 +4,8 @@ import java.io.IOException;
 
 /**
  * A JVM to attach to in tests: says "ready" once main runs, then waits for its stdin to close. Also
- * a minimal agent ({@code Agent-Class}): loaded, it publishes its options as a system property.
+ * a minimal agent ({@code Agent-Class}): loaded, it publishes its options as a system property, or
+ * with the options {@code clear=NAME} clears system property NAME.
  */
 public final class AttachTarget {
 
@@ -14,7 +15,11 @@ public final class AttachTarget {
     private AttachTarget() {}
 
     public static void agentmain(String options) {
-        System.setProperty(LOADED_PROPERTY, String.valueOf(options));
+        if (options != null && options.startsWith("clear=")) {
+            System.clearProperty(options.substring("clear=".length()));
+        } else {
+            System.setProperty(LOADED_PROPERTY, String.valueOf(options));
+        }
     }
 
     public static void main(String[] args) throws IOException {

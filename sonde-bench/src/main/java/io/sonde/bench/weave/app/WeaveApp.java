@@ -28,6 +28,7 @@ import javax.management.ObjectName;
 public final class WeaveApp {
 
     private static final String WEAVING_PROPERTY = "io.sonde.agent.weaving";
+    private static final String MBEAN_PENDING_PROPERTY = "io.sonde.agent.mbean.pending";
 
     private WeaveApp() {}
 
@@ -70,6 +71,10 @@ public final class WeaveApp {
                 Thread.sleep(2);
             }
             out.put("attach_done_us", Long.toString(epochMicros()));
+            // the agent registers its MBean (read below) right after "done"
+            while (System.getProperty(MBEAN_PENDING_PROPERTY) != null && System.nanoTime() < deadline) {
+                Thread.sleep(2);
+            }
             // CPU of the whole process while the agent attached and wove (this loop's polling is
             // next to nothing): on a loaded machine a steadier figure than the wall time
             out.put("attach_cpu_ns", Long.toString(processCpuNanos() - cpuAtReady));
