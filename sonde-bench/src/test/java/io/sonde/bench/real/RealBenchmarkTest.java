@@ -28,8 +28,7 @@ class RealBenchmarkTest {
     @Test
     @Timeout(150)
     void quickH2RunIsCorrectAndHasTheContractFields(@TempDir Path out) throws Exception {
-        assumeTrue(SondeFramework.candidates().stream().anyMatch(Files::isRegularFile),
-                "the Sonde agent jar is not built (mvn -pl sonde-agent package)");
+        assumeAgentBuilt();
         Path cache = Path.of(System.getProperty("user.home"), ".cache", "sonde", "bench");
         String kiekerJar = "kieker-" + KiekerFramework.VERSION + "-bytebuddy.jar";
         boolean kiekerCached = Files.isRegularFile(cache.resolve(kiekerJar))
@@ -43,8 +42,7 @@ class RealBenchmarkTest {
                 kiekerCached ? "none,sonde,kieker" : "none,sonde", "--out", out.toString(), "--json", json.toString()});
 
         assertThat(correct).as("every configuration correct").isTrue();
-        List<JsonNode> rows = new ArrayList<>();
-        new ObjectMapper().readTree(json.toFile()).forEach(rows::add);
+        List<JsonNode> rows = rows(json);
         assertThat(rows).extracting(r -> r.get("framework").asText())
                 .containsExactlyElementsOf(kiekerCached ? List.of("none", "sonde", "kieker") : List.of("none", "sonde"));
         for (JsonNode row : rows) {
@@ -81,14 +79,12 @@ class RealBenchmarkTest {
     @Test
     @Timeout(150)
     void quickJsonRunOnJacksonIsCorrectWithAndWithoutTheAgentAndRecordsJacksonsMethods(@TempDir Path out) throws Exception {
-        assumeTrue(SondeFramework.candidates().stream().anyMatch(Files::isRegularFile),
-                "the Sonde agent jar is not built (mvn -pl sonde-agent package)");
+        assumeAgentBuilt();
         Path json = out.resolve("real.json");
         boolean correct = RealBenchmark.execute(new String[] {"--quick", "--workloads", "json", "--frameworks", "none,sonde",
                 "--out", out.toString(), "--json", json.toString()});
         assertThat(correct).as("every configuration correct").isTrue();
-        List<JsonNode> rows = new ArrayList<>();
-        new ObjectMapper().readTree(json.toFile()).forEach(rows::add);
+        List<JsonNode> rows = rows(json);
         assertThat(rows).extracting(r -> r.get("framework").asText()).containsExactly("none", "sonde");
         for (JsonNode row : rows) {
             assertThat(row.get("workload").asText()).isEqualTo("json");
@@ -103,15 +99,13 @@ class RealBenchmarkTest {
     @Test
     @Timeout(120)
     void aRunPastTheByteLimitIsCutAndNotCorrect(@TempDir Path out) throws Exception {
-        assumeTrue(SondeFramework.candidates().stream().anyMatch(Files::isRegularFile),
-                "the Sonde agent jar is not built (mvn -pl sonde-agent package)");
+        assumeAgentBuilt();
         Path json = out.resolve("real.json");
         // sonde only: the no-agent reference run is made but not reported
         boolean correct = RealBenchmark.execute(new String[] {"--quick", "--workloads", "h2", "--frameworks", "sonde",
                 "--max-bytes", "1", "--out", out.toString(), "--json", json.toString()});
         assertThat(correct).isFalse();
-        List<JsonNode> rows = new ArrayList<>();
-        new ObjectMapper().readTree(json.toFile()).forEach(rows::add);
+        List<JsonNode> rows = rows(json);
         assertThat(rows).hasSize(1);
         JsonNode row = rows.get(0);
         assertThat(row.get("framework").asText()).isEqualTo("sonde");
@@ -120,5 +114,17 @@ class RealBenchmarkTest {
         assertThat(row.get("failed_runs").asInt()).isEqualTo(1);
         assertThat(row.get("errors").toString()).contains("killed when its output passed 1 bytes");
         assertThat(out.resolve("h2").resolve("none").resolve("run-1").resolve("report.txt")).exists();
+    }
+
+    private static void assumeAgentBuilt() {
+        assumeTrue(SondeFramework.candidates().stream().anyMatch(Files::isRegularFile),
+                "the Sonde agent jar is not built (mvn -pl sonde-agent package)");
+    }
+
+    /** The objects of the benchmark's JSON array. */
+    private static List<JsonNode> rows(Path json) throws java.io.IOException {
+        List<JsonNode> rows = new ArrayList<>();
+        new ObjectMapper().readTree(json.toFile()).forEach(rows::add);
+        return rows;
     }
 }
