@@ -186,7 +186,7 @@ public final class BudgetController implements Runnable {
     private long intervalMillis;
     /** Records made per nanosecond in the last interval (all probes, ENTER and EXIT). */
     private double lastRecordsPerNano;
-    /** True while the interval being judged ended early (the counters' line says so). */
+    /** True while the interval being judged ended early (its counters' line says so; the next starts short). */
     private boolean endedEarly;
 
     private BudgetController(BudgetSettings settings, Pipeline pipeline, ProbeCatalog catalog,
@@ -238,13 +238,14 @@ public final class BudgetController implements Runnable {
             long first = Math.min(FIRST_INTERVAL_MS, settings.intervalMillis());
             intervalMillis = first;
             while (!pipeline.isClosed()) {
-                boolean livelier = awaitIntervalEnd(first);
+                awaitIntervalEnd(first);
                 if (pipeline.isClosed()) break;
                 step();
                 // after a step, short intervals again: the late records drain and the JIT recompiles
                 // in the first, the second judges the new state (and measures the step) early; the
                 // same when the program's activity jumped: its new work is judged at short intervals
-                intervalMillis = settling || livelier ? first : Math.min(2 * intervalMillis, settings.intervalMillis());
+                intervalMillis = settling || endedEarly ? first : Math.min(2 * intervalMillis, settings.intervalMillis());
+                endedEarly = false;
             }
             state = "stopped (monitor closed)";
         } catch (InterruptedException e) {
@@ -257,20 +258,20 @@ public final class BudgetController implements Runnable {
 
     /**
      * Sleeps until the interval of {@link #intervalMillis} started at the last mark ends, or ends it
-     * early; true when ended early. A longer interval is looked at every {@code first} ms and ends
-     * there when records have been made in it at more than twice the rate of the interval before
+     * early ({@link #endedEarly}, and {@link #intervalMillis} then its real length). A longer
+     * interval is looked at every {@code first} ms and ends there when records have been made in it at more than twice the rate of the interval before
      * (at least {@value #LIVELIER_RECORDS} of them): the program's activity jumped. Without this, a
      * program that starts its work after a quiet start-up (the intervals doubled while it loaded its
      * classes) would run its first long interval with every probe on before a first decision: on
      * H2, 800 ms at 56 % of its CPU time. Twice the rate is the factor by which the intervals grow.
      */
-    private boolean awaitIntervalEnd(long first) throws InterruptedException {
+    private void awaitIntervalEnd(long first) throws InterruptedException {
         long start = markedAt;
         long until = start + TimeUnit.MILLISECONDS.toNanos(intervalMillis);
         long look = TimeUnit.MILLISECONDS.toNanos(first);
         while (true) {
             long now = System.nanoTime();
-            if (now - until >= 0) return false;
+            if (now - until >= 0) return;
             TimeUnit.NANOSECONDS.sleep(Math.min(until - now, look));
             if (pipeline.isClosed() || intervalMillis <= first) continue;
             long elapsed = System.nanoTime() - start;
@@ -279,7 +280,7 @@ public final class BudgetController implements Runnable {
             if (made >= LIVELIER_RECORDS && made / (double) elapsed > 2 * lastRecordsPerNano) {
                 intervalMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(elapsed));
                 endedEarly = true;
-                return true;
+                return;
             }
         }
     }
@@ -610,7 +611,6 @@ public final class BudgetController implements Runnable {
                 lastMeasured, application / 1e6, overheadPercent, switchedOff,
                 endedEarly ? ("ended early: activity jumped " + remark) : remark).strip();
         lastMeasured = Double.NaN;
-        endedEarly = false;
         synchronized (history) {
             if (history.size() == HISTORY) history.remove(0);
             history.add(line);

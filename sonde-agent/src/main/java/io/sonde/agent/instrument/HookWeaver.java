@@ -78,7 +78,7 @@ public final class HookWeaver {
     public static byte[] weave(byte[] classFile, List<Hook> hooks) {
         return MethodWeaving.weave(new ClassReader(classFile), (reader, writer) -> new MethodWeaving(reader, writer) {
             @Override
-            MethodVisitor weave(MethodVisitor mv, int access, String name, String descriptor, int maxLocals) {
+            MethodVisitor weave(MethodVisitor mv, int access, String name, String descriptor, int maxLocals, int codeLength) {
                 for (Hook hook : hooks) {
                     if (hook.matches(name, descriptor)) {
                         return new HookMethod(mv, hook, access, owner, descriptor, maxLocals, frames);

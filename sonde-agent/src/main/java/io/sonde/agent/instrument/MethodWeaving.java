@@ -17,8 +17,6 @@ abstract class MethodWeaving extends ClassVisitor {
 
     private final int[] maxLocals;
     private final int[] codeLengths;
-    /** The {@code code_length} of the method {@link #weave} is asked about. */
-    int codeLength;
     private int methodIndex;
     /** The class's internal name ({@code a/b/C$D}). */
     String owner;
@@ -49,8 +47,9 @@ abstract class MethodWeaving extends ClassVisitor {
      * wrapping {@code mv}; null to copy the method unchanged.
      *
      * @param maxLocals the method's {@code max_locals}: the woven code's slot {@code E}
+     * @param codeLength the method's {@code code_length} (its bytecode's size)
      */
-    abstract MethodVisitor weave(MethodVisitor mv, int access, String name, String descriptor, int maxLocals);
+    abstract MethodVisitor weave(MethodVisitor mv, int access, String name, String descriptor, int maxLocals, int codeLength);
 
     @Override
     public final void visit(int version, int access, String name, String signature, String superName, String[] interfaces) {
@@ -66,8 +65,7 @@ abstract class MethodWeaving extends ClassVisitor {
         if (name.charAt(0) == '<' || index >= maxLocals.length || maxLocals[index] < 0) {
             return mv; // a MethodWriter: copied unchanged
         }
-        codeLength = codeLengths[index];
-        MethodVisitor weaving = weave(mv, access, name, descriptor, maxLocals[index]);
+        MethodVisitor weaving = weave(mv, access, name, descriptor, maxLocals[index], codeLengths[index]);
         if (weaving == null) {
             return mv;
         }

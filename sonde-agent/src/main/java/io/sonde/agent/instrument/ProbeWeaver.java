@@ -168,7 +168,7 @@ final class ProbeWeaver {
         }
 
         @Override
-        MethodVisitor weave(MethodVisitor mv, int access, String name, String descriptor, int maxLocals) {
+        MethodVisitor weave(MethodVisitor mv, int access, String name, String descriptor, int maxLocals, int codeLength) {
             if ((access & SKIPPED_METHODS) != 0) {
                 return null;
             }

@@ -34,9 +34,6 @@ import javax.management.ObjectName;
  */
 public final class WeaverCompilation implements AutoCloseable {
 
-    /** The directive: the weaver's packages, C2 excluded. */
-    static final String DIRECTIVE = AgentState.WEAVER_C2_DIRECTIVE;
-
     private static final String DIAGNOSTIC_COMMAND = "com.sun.management:type=DiagnosticCommand";
     private static final String[] STRING_ARRAY = {String[].class.getName()};
 
@@ -60,7 +57,7 @@ public final class WeaverCompilation implements AutoCloseable {
             // the command reads a file: written, read at once, deleted
             Path file = Files.createTempFile("sonde-weaver-directive", ".json");
             try {
-                Files.writeString(file, DIRECTIVE, StandardCharsets.UTF_8);
+                Files.writeString(file, AgentState.WEAVER_C2_DIRECTIVE, StandardCharsets.UTF_8);
                 Object answer = server.invoke(name, "compilerDirectivesAdd",
                         new Object[] {new String[] {file.toString()}}, STRING_ARRAY);
                 if (String.valueOf(answer).contains("1 compiler directives added")) {

@@ -121,7 +121,7 @@ public final class AttachHandshake {
      * files), or null when it is one or this cannot be told (not Linux, maps not readable).
      */
     static String notAJvm(long pid) {
-        if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")) {
+        if (!linux()) {
             return null;
         }
         Path maps = PROC.resolve(Long.toString(pid)).resolve("maps");
@@ -139,9 +139,13 @@ public final class AttachHandshake {
         return "process " + pid + " is not a Java VM (no libjvm.so in " + maps + "); no signal was sent to it";
     }
 
+    private static boolean linux() {
+        return System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux");
+    }
+
     /** Why the fast path must not be tried on {@code pid}, or null when it may. */
     private static String notApplicable(long pid) throws IOException {
-        if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")) {
+        if (!linux()) {
             return "not Linux";
         }
         Path status = PROC.resolve(Long.toString(pid)).resolve("status");
