@@ -27,6 +27,8 @@ final class FrameStream {
     /** Set by a SEGMENT_END frame: the index of the segment that must follow, else -1. */
     private int nextSegmentIndex = -1;
     private boolean segmentEnded;
+    /** Segments that ended inside a frame, with a segment after them (a killed receiver's). */
+    private int tornTails;
     private long frames;
     private long lastSequence = -1;
     private long missingFrames;
@@ -115,12 +117,21 @@ final class FrameStream {
         }
     }
 
-    /** The next whole, valid frame of the current segment; in recovery mode damaged bytes are skipped. */
+    /**
+     * The next whole, valid frame of the current segment; in recovery mode damaged bytes are
+     * skipped. A segment that ends inside a frame, without SEGMENT_END, with another segment after
+     * it, ends there: a receiver killed while it wrote that frame (docs/format.md, section 7); the
+     * frame is lost there (a gap in the sequence numbers) or comes again in a later segment.
+     */
     private boolean nextFrame() throws IOException {
         while (true) {
             try {
                 return input.nextFrame();
             } catch (FormatException e) {
+                if (e.problem() == FormatProblem.TRUNCATED && !segmentEnded && segmentIndex + 1 < segments.size()) {
+                    tornTails++;
+                    return false;
+                }
                 if (problems == null) {
                     throw e;
                 }
@@ -313,5 +324,9 @@ final class FrameStream {
 
     long missingFrames() {
         return missingFrames;
+    }
+
+    int tornSegments() {
+        return tornTails;
     }
 }

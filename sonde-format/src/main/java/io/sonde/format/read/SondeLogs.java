@@ -1,8 +1,11 @@
 package io.sonde.format.read;
 
 import io.sonde.format.Format;
+import io.sonde.format.stream.DeliveryProtocol;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -75,14 +78,17 @@ public final class SondeLogs {
      * Splits one agent's segments (in index order) into runs: a segment whose first frame has
      * sequence number 0 starts a new run (an agent restarted with the same agent id; sequence
      * numbers only restart with the agent). Each run is a log of its own, so a second run's
-     * registry, trace ids and trailer are not taken as a continuation of the first run's.
+     * registry, trace ids and trailer are not taken as a continuation of the first run's. Not
+     * when the run so far holds no whole numbered frame: a receiver killed while it wrote the
+     * agent's frame 0 leaves a segment with only that frame, torn, and the agent, never
+     * acknowledged, sends frame 0 again on its next connection; the run goes on.
      */
     private static void splitRuns(UUID agent, TreeMap<Integer, Path> segments, List<AgentLog> logs) throws IOException {
         List<Path> files = new ArrayList<>();
         List<Integer> indexes = new ArrayList<>();
         int run = 0;
         for (Map.Entry<Integer, Path> s : segments.entrySet()) {
-            if (!files.isEmpty() && firstSequence(s.getValue()) == 0) {
+            if (!files.isEmpty() && firstSequence(s.getValue()) == 0 && holdsWholeFrame(files)) {
                 logs.add(new AgentLog(agent, files, indexes, run++));
                 files = new ArrayList<>();
                 indexes = new ArrayList<>();
@@ -107,10 +113,38 @@ public final class SondeLogs {
                 || LittleEndian.i32(b, Format.STREAM_HEADER_BYTES + Format.FRAME_OFF_MAGIC) != Format.FRAME_MAGIC) {
             return -1;
         }
-        if (io.sonde.format.stream.DeliveryProtocol.isRepeat(b[Format.STREAM_HEADER_BYTES + Format.FRAME_OFF_FLAGS])) {
+        if (DeliveryProtocol.isRepeat(b[Format.STREAM_HEADER_BYTES + Format.FRAME_OFF_FLAGS])) {
             return -1; // a repeated registry frame opens a reconnection's segment: the run goes on
         }
         return LittleEndian.i64(b, Format.STREAM_HEADER_BYTES + Format.FRAME_OFF_SEQUENCE);
+    }
+
+    /** True when one of these segment files holds a whole numbered frame (read up to the first one). */
+    private static boolean holdsWholeFrame(List<Path> segments) throws IOException {
+        byte[] h = new byte[Format.FRAME_OFF_SEQUENCE + 8];
+        for (Path segment : segments) {
+            try (FileChannel ch = FileChannel.open(segment)) {
+                long size = ch.size();
+                for (long at = Format.STREAM_HEADER_BYTES; at + h.length <= size; ) {
+                    ByteBuffer b = ByteBuffer.wrap(h);
+                    while (b.hasRemaining() && ch.read(b, at + b.position()) > 0) {
+                        // positional reads until the header is in
+                    }
+                    if (b.hasRemaining() || LittleEndian.i32(h, Format.FRAME_OFF_MAGIC) != Format.FRAME_MAGIC) {
+                        break;
+                    }
+                    long length = Integer.toUnsignedLong(LittleEndian.i32(h, Format.FRAME_OFF_LENGTH));
+                    if (length < Format.FRAME_FIXED_HEADER_BYTES || at + length > size) {
+                        break; // torn
+                    }
+                    if (!DeliveryProtocol.isRepeat(h[Format.FRAME_OFF_FLAGS])) {
+                        return true;
+                    }
+                    at += length;
+                }
+            }
+        }
+        return false;
     }
 
     private static AgentLog single(Path file) {

@@ -377,6 +377,15 @@ public final class SondeReader implements Closeable, RecordView {
         return frames.missingFrames();
     }
 
+    /**
+     * Segments read so far that ended inside a frame, without SEGMENT_END, with another segment
+     * after them: a receiver killed while it wrote that frame. Reading goes on with the next
+     * segment; the torn frame shows as a missing sequence number or comes again there.
+     */
+    public int tornSegments() {
+        return frames.tornSegments();
+    }
+
     /** Data records (ENTER ... EVENT, types 0x01..0x07) delivered so far. */
     public long dataRecordsRead() {
         return dataRecords;

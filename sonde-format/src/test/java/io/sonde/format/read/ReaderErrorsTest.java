@@ -358,6 +358,32 @@ class ReaderErrorsTest {
     }
 
     @Test
+    void aSegmentEndingInsideAFrameWithASegmentAfterItEndsThereAndTheLogGoesOn() throws IOException {
+        // a receiver killed while it wrote the agent's frame 0; the agent sends frame 0 again to the next one
+        byte[] whole = stream().data(0, 0, 0, 0L, defs(), 7L, new RecordBytes().enter(1, 1)).toBytes();
+        Files.write(tmp.resolve("sonde-" + AGENT + "-000000.sonde"), java.util.Arrays.copyOf(whole, whole.length - 3));
+        Files.write(tmp.resolve("sonde-" + AGENT + "-000001.sonde"), stream().data(0, 0, 0, 0L, defs(), 7L,
+                new RecordBytes().enter(1, 1)).data(1, 0, 0, 7L, new RecordBytes().exit(1, 2)).trailer(2, 0, 0, 2, 2).toBytes());
+        List<AgentLog> logs = SondeLogs.scan(tmp);
+        assertThat(logs).extracting(AgentLog::segmentIndexes).containsExactly(List.of(0, 1));
+        try (SondeReader r = logs.get(0).open()) {
+            assertThat(drain(r)).containsExactly("ENTER", "EXIT");
+            assertThat(r.end().complete()).as(String.valueOf(r.end())).isTrue();
+            assertThat(r.tornSegments()).isEqualTo(1);
+        }
+        // once a whole frame is held, frame 0 again is a new run (the test above)
+        Files.write(tmp.resolve("sonde-" + AGENT + "-000000.sonde"), whole);
+        assertThat(SondeLogs.scan(tmp)).extracting(AgentLog::segmentIndexes).containsExactly(List.of(0), List.of(1));
+        // the last segment ending inside a frame is still truncation
+        Files.delete(tmp.resolve("sonde-" + AGENT + "-000001.sonde"));
+        Files.write(tmp.resolve("sonde-" + AGENT + "-000000.sonde"), java.util.Arrays.copyOf(whole, whole.length - 3));
+        try (SondeReader r = SondeReader.open(tmp)) {
+            assertThat(drain(r)).containsExactly("error");
+            assertThat(((FormatException) r.end().error()).problem()).isEqualTo(FormatProblem.TRUNCATED);
+        }
+    }
+
+    @Test
     void folderWithSeveralAgentsMustBeScanned() throws IOException {
         Files.write(tmp.resolve("sonde-" + AGENT + "-000000.sonde"), stream().toBytes());
         UUID other = UUID.fromString("99999999-2222-3333-4444-555555555555");
